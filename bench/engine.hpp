@@ -1,0 +1,114 @@
+// The benchmark engine behind `parprim bench`.
+//
+// A suite is a function that measures one primitive (every variant, size and yardstick) and
+// adds rows to the session; the session times, keeps the rows, and prints and saves them.
+// Suites register themselves with PARPRIM_BENCH_SUITE and run in rank order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parprim/context.hpp"
+
+namespace parprim::bench {
+
+// One measurement; the JSON schema of `parprim bench --json` (see docs/ARCHITECTURE.md).
+struct row {
+  std::string primitive;  // "reduce", "exclusive_scan", ...
+  std::string variant;    // "production", "blelloch", "cub", "sequential", ...
+  std::string type;       // "u32", "f32", ...
+  std::int64_t n = 0;
+  double ms = 0;
+  double gbps = 0;                          // bytes the primitive must move / time
+  std::optional<std::string> yardstick;     // what it is compared with, e.g. "cub"
+  std::optional<double> yardstick_ms;       // the yardstick's time in the same run
+  std::map<std::string, double> extra;      // further figures: "seq_cpu_ms", "tflops", ...
+  std::optional<double> vs_yardstick() const {  // > 1: faster than the yardstick
+    if (!yardstick_ms || ms <= 0) return std::nullopt;
+    return *yardstick_ms / ms;
+  }
+};
+
+struct options {
+  std::vector<std::int64_t> sizes;  // empty: each suite's default sizes
+  int warmup = 3;
+  int repetitions = 20;
+  bool variants = false;  // print the ladder of variants for each primitive
+  bool quick = false;     // fewer sizes and repetitions (smoke runs)
+};
+
+class session {
+ public:
+  session(context ctx, options opts);
+
+  const context& ctx() const { return ctx_; }
+  const options& opts() const { return opts_; }
+  bool on_gpu() const { return ctx_.kind() == backend::cuda; }
+
+  // Warm-up, then the median of opts().repetitions runs of fn. On CUDA each run is bracketed
+  // by events on the context's stream; on the CPU by a steady clock.
+  double time_ms(const std::function<void()>& fn) const;
+  // Same, but always with the host clock (sequential baselines), with fewer runs for slow fns.
+  double time_host_ms(const std::function<void()>& fn, int max_reps = 0) const;
+
+  // Device-to-device (or host memcpy) bandwidth in GB/s counting bytes read plus written,
+  // measured once per session on `bytes`-sized buffers.
+  double copy_gbps();
+
+  // Sizes to run: opts().sizes if given, else `defaults` (dropping those that do not fit).
+  std::vector<std::int64_t> sizes_or(std::vector<std::int64_t> defaults,
+                                     std::int64_t bytes_per_element) const;
+  // True when n elements of `bytes_per_element` (times `copies` arrays) fit comfortably.
+  bool fits(std::int64_t n, std::int64_t bytes_per_element, int copies) const;
+
+  void add(row r) { rows_.push_back(std::move(r)); }
+  const std::vector<row>& rows() const { return rows_; }
+
+ private:
+  context ctx_;
+  options opts_;
+  std::optional<double> copy_gbps_;
+  std::vector<row> rows_;
+};
+
+// A plain text table.
+class table {
+ public:
+  table(std::string title, std::vector<std::string> columns);
+  void add(std::vector<std::string> cells);
+  void print() const;  // to stdout
+
+ private:
+  std::string title_;
+  std::vector<std::string> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string fmt(double v, int precision = 3);  // fixed notation, "-" for NaN
+std::string fmt_int(std::int64_t v);
+
+struct suite {
+  std::string name;         // what the user types: `parprim bench reduce`
+  std::string description;
+  int rank;                 // order in a full run
+  std::function<void(session&)> run;
+};
+
+std::vector<suite>& registry();
+
+struct registrar {
+  registrar(suite s) { registry().push_back(std::move(s)); }
+};
+
+}  // namespace parprim::bench
+
+#define PARPRIM_BENCH_CONCAT2(a, b) a##b
+#define PARPRIM_BENCH_CONCAT(a, b) PARPRIM_BENCH_CONCAT2(a, b)
+// PARPRIM_BENCH_SUITE("reduce", "reduce: every variant vs CUB", 10, run_reduce);
+#define PARPRIM_BENCH_SUITE(name, description, rank, fn)                                   \
+  static ::parprim::bench::registrar PARPRIM_BENCH_CONCAT(parprim_bench_suite_, __LINE__)( \
+      ::parprim::bench::suite{name, description, rank, fn})

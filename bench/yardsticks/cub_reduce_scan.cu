@@ -1,0 +1,64 @@
+// Yardsticks: CUB DeviceReduce::Sum, DeviceScan::ExclusiveSum/InclusiveSum and Thrust's
+// exclusive_scan, on the session's stream. CUB's temporary storage is allocated once outside
+// the timed region (its fastest use); Thrust allocates per call, as its users see it.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+
+#include "cub_reduce_scan.hpp"
+#include "cuda/check.hpp"
+#include "parprim/buffer.hpp"
+
+namespace parprim::bench::yardstick {
+
+namespace {
+// Runs a CUB two-phase call: query the temp size, allocate it, then time the real call.
+template <class Call>
+double time_cub(session& s, const char* what, Call call) {
+  auto stream = static_cast<cudaStream_t>(s.ctx().stream());
+  std::size_t bytes = 0;
+  PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(nullptr, bytes, stream));
+  buffer<unsigned char> temp(s.ctx(), static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
+  void* p = temp.data();
+  return s.time_ms([&] { PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(p, bytes, stream)); });
+}
+}  // namespace
+
+template <class T>
+double cub_reduce_sum_ms(session& s, const T* in, T* out, std::int64_t n) {
+  return time_cub(s, "cub::DeviceReduce::Sum", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceReduce::Sum(t, b, in, out, n, st);
+  });
+}
+
+template <class T>
+double cub_exclusive_sum_ms(session& s, const T* in, T* out, std::int64_t n) {
+  return time_cub(s, "cub::DeviceScan::ExclusiveSum", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceScan::ExclusiveSum(t, b, in, out, n, st);
+  });
+}
+
+template <class T>
+double cub_inclusive_sum_ms(session& s, const T* in, T* out, std::int64_t n) {
+  return time_cub(s, "cub::DeviceScan::InclusiveSum", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceScan::InclusiveSum(t, b, in, out, n, st);
+  });
+}
+
+template <class T>
+double thrust_exclusive_scan_ms(session& s, const T* in, T* out, std::int64_t n) {
+  auto stream = static_cast<cudaStream_t>(s.ctx().stream());
+  return s.time_ms([&] { thrust::exclusive_scan(thrust::cuda::par_nosync.on(stream), in, in + n, out); });
+}
+
+#define PARPRIM_YARDSTICK(T)                                                          \
+  template double cub_reduce_sum_ms<T>(session&, const T*, T*, std::int64_t);         \
+  template double cub_exclusive_sum_ms<T>(session&, const T*, T*, std::int64_t);      \
+  template double cub_inclusive_sum_ms<T>(session&, const T*, T*, std::int64_t);      \
+  template double thrust_exclusive_scan_ms<T>(session&, const T*, T*, std::int64_t);
+PARPRIM_YARDSTICK(std::uint32_t)
+PARPRIM_YARDSTICK(float)
+#undef PARPRIM_YARDSTICK
+
+}  // namespace parprim::bench::yardstick

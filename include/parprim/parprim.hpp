@@ -1,0 +1,14 @@
+// Umbrella header: the whole public API, plain C++ (no CUDA headers needed).
+#pragma once
+
+#include "parprim/buffer.hpp"
+#include "parprim/context.hpp"
+#include "parprim/device_info.hpp"
+#include "parprim/error.hpp"
+#include "parprim/ops.hpp"
+#include "parprim/reduce.hpp"
+#include "parprim/scan.hpp"
+#include "parprim/span.hpp"
+#include "parprim/transform.hpp"
+#include "parprim/types.hpp"
+#include "parprim/workspace.hpp"

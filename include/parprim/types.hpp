@@ -1,0 +1,36 @@
+// The closed set of element types the library is precompiled for.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace parprim {
+
+template <class T>
+inline constexpr bool is_arithmetic_type_v =
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Short names used in messages, benchmark rows and test names: i32 u32 i64 u64 f32 f64.
+template <class T>
+constexpr const char* type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "i64";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "u64";
+  else if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else return "?";
+}
+
+}  // namespace parprim
+
+// X(type) for every precompiled element type; used for explicit instantiations.
+#define PARPRIM_FOR_EACH_TYPE(X) \
+  X(std::int32_t)                \
+  X(std::uint32_t)               \
+  X(std::int64_t)                \
+  X(std::uint64_t)               \
+  X(float)                       \
+  X(double)

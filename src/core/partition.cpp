@@ -1,0 +1,172 @@
+// Front end of copy_if, copy_if_into, partition and split: validate, then dispatch.
+#include "parprim/partition.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/partition_functors.hpp"
+#include "core/temp_memory.hpp"
+#include "core/validate.hpp"
+#include "cpu/partition_backend.hpp"
+#include "parprim/types.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/partition_backend.hpp"
+#endif
+
+namespace parprim {
+
+const char* to_string(compare c) noexcept {
+  switch (c) {
+    case compare::less: return "less";
+    case compare::less_equal: return "less_equal";
+    case compare::greater: return "greater";
+    case compare::greater_equal: return "greater_equal";
+    case compare::equal: return "equal";
+    case compare::not_equal: return "not_equal";
+    case compare::bits_set: return "bits_set";
+  }
+  return "unknown";
+}
+
+namespace {
+
+template <class T>
+void check_select(const detail::checker& c, span<const T> in, span<T> out, predicate<T> pred,
+                  bool exact_size, workspace* ws) {
+  c.valid(in, "in");
+  c.valid(out, "out");
+  if (exact_size) {
+    c.same_size(in.size(), "in", out.size(), "out");
+  } else if (out.size() < in.size()) {
+    c.fail("out.size()=" + std::to_string(out.size()) + " is smaller than in.size()=" +
+           std::to_string(in.size()) + " (every element may be selected)");
+  }
+  c.no_overlap(in, "in", out, "out", /*allow_same=*/false);
+  c.known_option(pred.cmp, compare::bits_set, "pred.cmp");
+  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+}
+
+// Runs the selection with the count left in device memory (CUDA) or returned (CPU); writes
+// the count to count_out (backend memory) when given. Returns the count on the CPU backend
+// and -1 on CUDA (the count is then only in device memory).
+template <class T>
+std::int64_t run_select(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
+                        bool partition, std::int64_t* count_out, workspace* ws) {
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda) {
+    if (in.size() == 0) {
+      ctx.fill_bytes(count_out, 0, sizeof(std::int64_t));
+      return -1;
+    }
+    cuda_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition, count_out, ws);
+    return -1;
+  }
+#endif
+  (void)ws;
+  std::int64_t count =
+      in.size() == 0 ? 0
+                     : cpu_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
+  if (count_out) *count_out = count;
+  return count;
+}
+
+template <class T>
+std::int64_t select_to_host(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
+                            bool partition, workspace* ws) {
+  if (ctx.kind() == backend::cpu) return run_select(ctx, in, out, pred, partition, nullptr, ws);
+  detail::temp_memory count(ctx, nullptr, sizeof(std::int64_t));
+  run_select(ctx, in, out, pred, partition, count.as<std::int64_t>(), ws);
+  std::int64_t value = 0;
+  ctx.copy_to_host(&value, count.get(), sizeof(value));
+  return value;
+}
+
+}  // namespace
+
+template <class T>
+std::int64_t copy_if(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
+                     workspace* ws) {
+  detail::checker c(ctx, "copy_if");
+  check_select(c, in, out, pred, /*exact_size=*/false, ws);
+  return select_to_host(ctx, in, out, pred, /*partition=*/false, ws);
+}
+
+template <class T>
+void copy_if_into(const context& ctx, span<const T> in, span<T> out, span<std::int64_t> count,
+                  predicate<T> pred, workspace* ws) {
+  detail::checker c(ctx, "copy_if_into");
+  check_select(c, in, out, pred, /*exact_size=*/false, ws);
+  c.valid(count, "count");
+  if (count.size() != 1) c.fail("count.size()=" + std::to_string(count.size()) + " but must be 1");
+  c.no_overlap(in, "in", count, "count", false);
+  c.no_overlap(out, "out", count, "count", false);
+  run_select(ctx, in, out, pred, /*partition=*/false, count.data(), ws);
+}
+
+template <class T>
+std::int64_t partition(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
+                       workspace* ws) {
+  detail::checker c(ctx, "partition");
+  check_select(c, in, out, pred, /*exact_size=*/true, ws);
+  return select_to_host(ctx, in, out, pred, /*partition=*/true, ws);
+}
+
+template <class T>
+void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
+           span<std::int64_t> bucket_offsets, workspace* ws) {
+  detail::checker c(ctx, "split");
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.same_size(in.size(), "in", out.size(), "out");
+  c.no_overlap(in, "in", out, "out", /*allow_same=*/false);
+  c.known_option(f.how, bucket_fn::kind::even_range, "f.how");
+  const int bits = int(sizeof(T) * 8);
+  if (f.how == bucket_fn::kind::key_bits) {
+    if (f.width < 1 || f.width > 12)
+      c.fail("key_bits width=" + std::to_string(f.width) + " is outside [1, 12] (2 to 4096 buckets)");
+    if (f.shift < 0 || f.shift + f.width > bits)
+      c.fail("key_bits shift=" + std::to_string(f.shift) + " width=" + std::to_string(f.width) +
+             " reaches outside the " + std::to_string(bits) + " bits of " + type_name<T>() + " keys");
+  } else {
+    if (f.count <= 0 || f.count > bucket_fn::max_buckets)
+      c.fail("buckets=" + std::to_string(f.count) + " is outside [1, " +
+             std::to_string(bucket_fn::max_buckets) + "]");
+    if (!std::isfinite(f.lower) || !std::isfinite(f.upper) || !(f.lower < f.upper))
+      c.fail("even_range needs finite lower < upper, got lower=" + std::to_string(f.lower) +
+             " upper=" + std::to_string(f.upper));
+  }
+  const std::int64_t buckets = f.buckets();
+  if (bucket_offsets.size() != 0) {
+    c.valid(bucket_offsets, "bucket_offsets");
+    if (bucket_offsets.size() != buckets + 1)
+      c.fail("bucket_offsets.size()=" + std::to_string(bucket_offsets.size()) + " but must be " +
+             "buckets + 1 = " + std::to_string(buckets + 1));
+    c.no_overlap(in, "in", bucket_offsets, "bucket_offsets", false);
+    c.no_overlap(out, "out", bucket_offsets, "bucket_offsets", false);
+  }
+  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  std::int64_t* offsets = bucket_offsets.size() ? bucket_offsets.data() : nullptr;
+  if (in.size() == 0) {  // every bucket is empty and starts at 0
+    if (offsets) ctx.fill_bytes(offsets, 0, std::size_t(buckets + 1) * sizeof(std::int64_t));
+    return;
+  }
+  auto eval = detail::make_bucket_eval<T>(f);
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda) return cuda_backend::split(ctx, in, out, eval, offsets, ws);
+#endif
+  cpu_backend::split(ctx, in, out, eval, offsets);
+}
+
+#define PARPRIM_INSTANTIATE(T)                                                                  \
+  template std::int64_t copy_if<T>(const context&, span<const T>, span<T>, predicate<T>,       \
+                                   workspace*);                                                 \
+  template void copy_if_into<T>(const context&, span<const T>, span<T>, span<std::int64_t>,    \
+                                predicate<T>, workspace*);                                      \
+  template std::int64_t partition<T>(const context&, span<const T>, span<T>, predicate<T>,     \
+                                     workspace*);                                               \
+  template void split<T>(const context&, span<const T>, span<T>, bucket_fn, span<std::int64_t>, \
+                         workspace*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim

@@ -1,0 +1,107 @@
+// Front end of radix_sort and radix_sort_pairs: validate, erase the key type to its raw word
+// (core/sort_keys.hpp), then dispatch to the backend and algorithm.
+#include "parprim/sort.hpp"
+
+#include <string>
+
+#include "core/sort_keys.hpp"
+#include "core/validate.hpp"
+#include "cpu/sort_backend.hpp"
+#include "parprim/types.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/sort_backend.hpp"
+#endif
+
+namespace parprim {
+
+const char* to_string(sort_order o) noexcept {
+  return o == sort_order::descending ? "descending" : "ascending";
+}
+
+const char* to_string(sort_algorithm a) noexcept {
+  return a == sort_algorithm::split_1bit ? "split_1bit" : "onesweep";
+}
+
+namespace {
+
+template <class K>
+detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_order order,
+                                int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
+  c.valid(keys, "keys");
+  c.known_option(order, sort_order::descending, "order");
+  c.known_option(alg, sort_algorithm::onesweep, "algorithm");
+  const int bits = int(sizeof(K) * 8);
+  if (begin_bit < 0) c.fail("begin_bit=" + std::to_string(begin_bit) + " is negative");
+  if (end_bit != -1 && (end_bit < 0 || end_bit > bits))
+    c.fail("end_bit=" + std::to_string(end_bit) + " is outside [0, " + std::to_string(bits) +
+           "] for " + type_name<K>() + " keys (-1 means all bits)");
+  const int end = end_bit == -1 ? bits : end_bit;
+  if (begin_bit >= end)
+    c.fail("begin_bit=" + std::to_string(begin_bit) + " is not below end_bit=" +
+           std::to_string(end) + " for " + type_name<K>() + " keys");
+  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  detail::sort_request r;
+  r.keys = keys.data();
+  r.n = keys.size();
+  r.key_bytes = int(sizeof(K));
+  r.kind = detail::kind_of<K>();
+  r.descending = order == sort_order::descending;
+  r.begin_bit = begin_bit;
+  r.end_bit = end;
+  return r;
+}
+
+void dispatch(const context& ctx, const detail::sort_request& r, sort_algorithm alg,
+              workspace* ws) {
+  if (r.n <= 1) return;  // nothing to move
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda) {
+    if (alg == sort_algorithm::split_1bit) return cuda_backend::radix_sort_split_1bit(ctx, r, ws);
+    return cuda_backend::radix_sort_onesweep(ctx, r, ws);
+  }
+#endif
+  if (alg == sort_algorithm::split_1bit) return cpu_backend::radix_sort_split_1bit(ctx, r, ws);
+  cpu_backend::radix_sort_lsd(ctx, r, ws);
+}
+
+}  // namespace
+
+template <class K>
+void radix_sort(const context& ctx, span<K> keys, sort_order order, int begin_bit, int end_bit,
+                sort_algorithm alg, workspace* ws) {
+  detail::checker c(ctx, "radix_sort");
+  auto r = check_sort(c, keys, order, begin_bit, end_bit, alg, ws);
+  dispatch(ctx, r, alg, ws);
+}
+
+template <class K, class V>
+void radix_sort_pairs(const context& ctx, span<K> keys, span<V> values, sort_order order,
+                      int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values are 4- or 8-byte words");
+  detail::checker c(ctx, "radix_sort_pairs");
+  c.valid(values, "values");
+  c.same_size(keys.size(), "keys", values.size(), "values");
+  auto r = check_sort(c, keys, order, begin_bit, end_bit, alg, ws);
+  c.no_overlap(keys, "keys", values, "values", /*allow_same=*/false);
+  r.values = values.data();
+  r.value_bytes = int(sizeof(V));
+  dispatch(ctx, r, alg, ws);
+}
+
+#define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                     \
+  template void radix_sort_pairs<K, V>(const context&, span<K>, span<V>, sort_order, int, \
+                                       int, sort_algorithm, workspace*);
+#define PARPRIM_INSTANTIATE(K)                                                               \
+  template void radix_sort<K>(const context&, span<K>, sort_order, int, int, sort_algorithm, \
+                              workspace*);                                                   \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::uint64_t)                                                \
+  PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
+  PARPRIM_INSTANTIATE_PAIRS(K, double)
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+#undef PARPRIM_INSTANTIATE_PAIRS
+
+}  // namespace parprim

@@ -1,0 +1,42 @@
+// Scratch memory for one call: carved from the caller's workspace when one is given (no
+// allocation), else taken from the context's caching allocator and returned at scope exit.
+#pragma once
+
+#include <cstddef>
+
+#include "parprim/context.hpp"
+#include "parprim/workspace.hpp"
+
+namespace parprim::detail {
+
+class temp_memory {
+ public:
+  temp_memory(const context& ctx, workspace* ws, std::size_t bytes) : ctx_(ctx), bytes_(bytes) {
+    if (bytes == 0) return;
+    if (ws) {
+      ptr_ = ws->reserve(bytes);
+    } else {
+      ptr_ = ctx.allocate(bytes);
+      owned_ = true;
+    }
+  }
+  temp_memory(const temp_memory&) = delete;
+  temp_memory& operator=(const temp_memory&) = delete;
+  ~temp_memory() {
+    if (owned_) ctx_.deallocate(ptr_, bytes_);
+  }
+  void* get() const { return ptr_; }
+  template <class T>
+  T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  const context& ctx_;
+  std::size_t bytes_;
+  void* ptr_ = nullptr;
+  bool owned_ = false;
+};
+
+// Round up to 256 bytes, so that several arrays carved from one block stay aligned.
+constexpr std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+}  // namespace parprim::detail

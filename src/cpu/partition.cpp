@@ -1,0 +1,101 @@
+// CPU compaction, partition and split: the course's lock-free split on threads.
+//
+// Each fixed-size block (one per task, independent of the thread count) is handled by one
+// thread in three steps: (1) count its elements per output partition, (2) an exclusive scan
+// of the counts in partition-major, block-minor order gives each block its write position in
+// every partition, (3) each block writes its elements in input order. Stable by construction.
+#include <algorithm>
+#include <vector>
+
+#include "cpu/parallel.hpp"
+#include "cpu/partition_backend.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim::cpu_backend {
+
+namespace {
+constexpr std::int64_t select_block = 1 << 16;
+}
+
+template <class T>
+std::int64_t select(const context& ctx, span<const T> in, span<T> out,
+                    detail::predicate_eval<T> pred, bool partition) {
+  const std::int64_t n = in.size();
+  const T* x = in.data();
+  T* y = out.data();
+  const std::int64_t blocks = block_count(n, select_block);
+  std::vector<std::int64_t> selected(static_cast<std::size_t>(blocks));
+  // Step 1: selected elements per block.
+  blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    std::int64_t c = 0;
+    for (std::int64_t i = s; i < e; ++i) c += pred(x[i]) ? 1 : 0;
+    selected[static_cast<std::size_t>(b)] = c;
+  });
+  // Step 2: exclusive scan; the rejected elements of block b start after every selected one
+  // and the rejected ones of earlier blocks: total + (block start - selected before).
+  std::int64_t total = 0;
+  for (auto& c : selected) {
+    std::int64_t t = c;
+    c = total;
+    total += t;
+  }
+  // Step 3: write in input order.
+  blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    std::int64_t so = selected[static_cast<std::size_t>(b)];
+    std::int64_t ro = total + (s - so);
+    for (std::int64_t i = s; i < e; ++i) {
+      if (pred(x[i])) y[so++] = x[i];
+      else if (partition) y[ro++] = x[i];
+    }
+  });
+  return total;
+}
+
+template <class T>
+void split(const context& ctx, span<const T> in, span<T> out, const detail::bucket_eval& f,
+           std::int64_t* bucket_offsets) {
+  const std::int64_t n = in.size();
+  const std::int64_t buckets = f.buckets;
+  const T* x = in.data();
+  T* y = out.data();
+  // Blocks large enough that the count table (buckets x blocks) stays below n / 16.
+  const std::int64_t block = std::max<std::int64_t>(select_block, 16 * buckets);
+  const std::int64_t blocks = block_count(n, block);
+  std::vector<std::int64_t> table(static_cast<std::size_t>(buckets * blocks), 0);
+  auto at = [&](std::int64_t k, std::int64_t b) -> std::int64_t& {
+    return table[static_cast<std::size_t>(k * blocks + b)];
+  };
+  // Step 1: per-block histograms.
+  blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    std::vector<std::int64_t> h(static_cast<std::size_t>(buckets), 0);
+    for (std::int64_t i = s; i < e; ++i) ++h[f(x[i])];
+    for (std::int64_t k = 0; k < buckets; ++k) at(k, b) = h[static_cast<std::size_t>(k)];
+  });
+  // Step 2: exclusive scan, bucket-major: where block b writes its elements of bucket k.
+  std::int64_t running = 0;
+  for (auto& c : table) {
+    std::int64_t t = c;
+    c = running;
+    running += t;
+  }
+  if (bucket_offsets) {
+    for (std::int64_t k = 0; k < buckets; ++k) bucket_offsets[k] = at(k, 0);
+    bucket_offsets[buckets] = n;
+  }
+  // Step 3: scatter in input order.
+  blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    std::vector<std::int64_t> pos(static_cast<std::size_t>(buckets));
+    for (std::int64_t k = 0; k < buckets; ++k) pos[static_cast<std::size_t>(k)] = at(k, b);
+    for (std::int64_t i = s; i < e; ++i) y[pos[f(x[i])]++] = x[i];
+  });
+}
+
+#define PARPRIM_INSTANTIATE(T)                                                                 \
+  template std::int64_t select<T>(const context&, span<const T>, span<T>,                      \
+                                  detail::predicate_eval<T>, bool);                            \
+  template void split<T>(const context&, span<const T>, span<T>, const detail::bucket_eval&, \
+                         std::int64_t*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim::cpu_backend

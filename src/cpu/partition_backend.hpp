@@ -1,0 +1,25 @@
+// The OpenMP backend's compaction, partition and split. Front ends call these after
+// validating arguments (n > 0, sizes and options checked).
+#pragma once
+
+#include <cstdint>
+
+#include "core/partition_functors.hpp"
+#include "parprim/context.hpp"
+#include "parprim/span.hpp"
+
+namespace parprim::cpu_backend {
+
+// Selected elements to out[0..count); with `partition`, the rejected ones follow in order.
+// Returns count.
+template <class T>
+std::int64_t select(const context& ctx, span<const T> in, span<T> out,
+                    detail::predicate_eval<T> pred, bool partition);
+
+// Stable split into f.buckets buckets; bucket_offsets (null or buckets + 1 values) receives
+// the first position of each bucket, then n.
+template <class T>
+void split(const context& ctx, span<const T> in, span<T> out, const detail::bucket_eval& f,
+           std::int64_t* bucket_offsets);
+
+}  // namespace parprim::cpu_backend

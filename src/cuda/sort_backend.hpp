@@ -1,0 +1,18 @@
+// The CUDA backend's radix sorts, in plain C++ for the front end. Keys arrive as raw 4- or
+// 8-byte words (core/sort_keys.hpp); sizes, pointers and bit range are validated and n > 1.
+// Stream-ordered: nothing waits for the device.
+#pragma once
+
+#include "core/sort_keys.hpp"
+#include "parprim/context.hpp"
+#include "parprim/workspace.hpp"
+
+namespace parprim::cuda_backend {
+
+// Onesweep LSD radix sort (src/cuda/kernels/radix_sort_onesweep.cu).
+void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws);
+
+// The course's 1-bit split radix sort (src/cuda/kernels/radix_sort_split.cu).
+void radix_sort_split_1bit(const context& ctx, const detail::sort_request& r, workspace* ws);
+
+}  // namespace parprim::cuda_backend

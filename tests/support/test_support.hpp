@@ -1,0 +1,87 @@
+// Shared helpers for the tests: backends to run on, fresh random inputs, size lists around
+// tile boundaries, and float comparison against double-precision oracles.
+#pragma once
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "parprim/parprim.hpp"
+
+namespace parprim::testing {
+
+// A fresh seed for every run (so inputs differ from run to run); printed by SCOPED_TRACE in
+// each test so a failure can be replayed with PARPRIM_TEST_SEED=<seed>.
+inline std::uint64_t fresh_seed() {
+  if (const char* s = std::getenv("PARPRIM_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+  static std::random_device rd;
+  return (std::uint64_t(rd()) << 32) ^ rd();
+}
+
+// Random values with a range chosen so sums are interesting but floats stay well scaled:
+// integers over their whole range (wrapping sums are part of the contract), floats in [-1, 1).
+template <class T>
+std::vector<T> random_vector(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> d(T(-1), T(1));
+    for (auto& x : v) x = d(g);
+  } else {
+    std::uniform_int_distribution<T> d(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+    for (auto& x : v) x = d(g);
+  }
+  return v;
+}
+
+// Sizes around every tile boundary the kernels use (32-lane warps, 1024-thread blocks,
+// 2^k tiles) plus a few million.
+inline std::vector<std::int64_t> edge_sizes() {
+  return {0,    1,    2,    31,   32,   33,    255,   256,   257,   1023,   1024,     1025,
+          2047, 2048, 2049, 4095, 4097, 65535, 65536, 65537, 131071, 1 << 20, 3'000'017};
+}
+
+inline bool cuda_usable() { return context::cuda_device_count() > 0; }
+
+// The backends a test runs on; CUDA only where it is usable (others are skipped).
+inline std::vector<backend> all_backends() { return {backend::cpu, backend::cuda}; }
+
+inline context make_context(backend b) {
+  return b == backend::cuda ? context::cuda(0) : context::cpu();
+}
+
+#define PARPRIM_SKIP_IF_NO_BACKEND(b)                                    \
+  do {                                                                   \
+    if ((b) == ::parprim::backend::cuda && !::parprim::testing::cuda_usable()) \
+      GTEST_SKIP() << "no CUDA device";                                  \
+  } while (0)
+
+// Relative tolerance for float results against a double oracle: the error of a sum of n
+// terms grows at worst like n*eps, and for the tree- and block-ordered sums used here like
+// log2(n)*eps times the magnitude; we allow eps * (8 + 2*log2(n)) relative to the sum of
+// absolute values, which bounds every combining order the backends use.
+template <class T>
+double float_tolerance(std::int64_t n) {
+  double eps = std::numeric_limits<T>::epsilon();
+  return eps * (8.0 + 2.0 * std::log2(double(std::max<std::int64_t>(n, 2))));
+}
+
+// Host copy of a span on a context's backend.
+template <class T>
+std::vector<T> to_host(const context& ctx, span<const T> s) {
+  std::vector<T> v(static_cast<std::size_t>(s.size()));
+  if (s.size() > 0) ctx.copy_to_host(v.data(), s.data(), static_cast<std::size_t>(s.size_bytes()));
+  return v;
+}
+
+}  // namespace parprim::testing

@@ -1,0 +1,137 @@
+// inclusive_scan and exclusive_scan against the sequential oracle, over backend x algorithm x
+// op x inclusive/exclusive x type x size (every tile edge), out of place and in place.
+#include <cstring>
+#include <tuple>
+
+#include "reference/reduce_scan_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+using testing::edge_sizes;
+using testing::fresh_seed;
+using testing::random_vector;
+
+using param = std::tuple<backend, scan_algorithm, op>;
+
+class Scan : public ::testing::TestWithParam<param> {};
+
+// Floats: each prefix within tol(n) * (sum of |x| over that prefix, plus |init|). Exact otherwise.
+template <class T>
+void expect_prefixes(const std::vector<T>& got, const std::vector<reference::acc_t<T>>& want,
+                     const std::vector<T>& x, op o, bool inclusive, T init,
+                     const std::string& where) {
+  ASSERT_EQ(got.size(), want.size()) << where;
+  const std::int64_t n = std::int64_t(x.size());
+  double tol = testing::float_tolerance<T>(n);
+  double abs_prefix = inclusive ? 0.0 : std::abs(double(init));
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (inclusive) abs_prefix += std::abs(double(x[i]));
+      ok = (o == op::plus) ? std::abs(double(got[i]) - double(want[i])) <= tol * abs_prefix + 1e-30
+                           : got[i] == static_cast<T>(want[i]);
+      if (!inclusive) abs_prefix += std::abs(double(x[i]));
+    } else {
+      ok = got[i] == want[i];
+    }
+    if (!ok && bad++ < 3)
+      ADD_FAILURE() << where << " i=" << i << " got " << got[i] << " want " << want[i];
+  }
+  EXPECT_EQ(bad, 0) << where;
+}
+
+template <class T>
+void check_type(const context& ctx, scan_algorithm alg, op o, std::uint64_t seed) {
+  workspace ws(ctx);
+  for (std::int64_t n : edge_sizes()) {
+    auto x = random_vector<T>(n, seed ^ std::uint64_t(n * 7919));
+    T init = random_vector<T>(1, seed + 1)[0];
+    for (bool inclusive : {true, false}) {
+      std::string where = std::string(type_name<T>()) + (inclusive ? " inclusive" : " exclusive") +
+                          " n=" + std::to_string(n);
+      auto want = reference::scan(x.data(), n, o, inclusive, init);
+      auto in = buffer<T>::from_host(ctx, x);
+      buffer<T> out(ctx, n);
+      out.fill_bytes(0xA5);  // poison: every element must be written
+      if (inclusive) inclusive_scan<T>(ctx, in, out, o, alg);
+      else exclusive_scan<T>(ctx, in, out, init, o, alg);
+      auto first = out.to_host();
+      expect_prefixes(first, want, x, o, inclusive, init, where);
+
+      // In place, with a workspace: same bits as out of place.
+      if (inclusive) inclusive_scan<T>(ctx, in, in, o, alg, &ws);
+      else exclusive_scan<T>(ctx, in, in, init, o, alg, &ws);
+      auto second = in.to_host();
+      EXPECT_TRUE(first.empty() || std::memcmp(first.data(), second.data(), first.size() * sizeof(T)) == 0)
+          << where << " in place differs from out of place";
+    }
+  }
+}
+
+TEST_P(Scan, MatchesSequentialOracle) {
+  auto [b, alg, o] = GetParam();
+  PARPRIM_SKIP_IF_NO_BACKEND(b);
+  context ctx = testing::make_context(b);
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_type<std::int32_t>(ctx, alg, o, seed);
+  check_type<std::uint32_t>(ctx, alg, o, seed);
+  check_type<std::int64_t>(ctx, alg, o, seed);
+  check_type<std::uint64_t>(ctx, alg, o, seed);
+  check_type<float>(ctx, alg, o, seed);
+  check_type<double>(ctx, alg, o, seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, Scan,
+    ::testing::Combine(::testing::Values(backend::cpu, backend::cuda),
+                       ::testing::Values(scan_algorithm::hillis_steele, scan_algorithm::blelloch,
+                                         scan_algorithm::blelloch_conflict_free,
+                                         scan_algorithm::decoupled_lookback),
+                       ::testing::Values(op::plus, op::min, op::max)),
+    [](const auto& info) {
+      return std::string(to_string(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param)) + "_" + to_string(std::get<2>(info.param));
+    });
+
+// The tutorial's example: Scan(+, 0, [3 1 7 0 4 1 6 3]). (The slide prints 14 for the sixth
+// prefix; 3+1+7+0+4 = 15 is right.)
+TEST(ScanEdges, TutorialExample) {
+  for (backend b : testing::all_backends()) {
+    if (b == backend::cuda && !testing::cuda_usable()) continue;
+    context ctx = testing::make_context(b);
+    auto in = buffer<std::int32_t>::from_host(ctx, {3, 1, 7, 0, 4, 1, 6, 3});
+    buffer<std::int32_t> out(ctx, 8);
+    exclusive_scan<std::int32_t>(ctx, in, out);
+    EXPECT_EQ(out.to_host(), (std::vector<std::int32_t>{0, 3, 4, 11, 11, 15, 16, 22}));
+    inclusive_scan<std::int32_t>(ctx, in, out);
+    EXPECT_EQ(out.to_host(), (std::vector<std::int32_t>{3, 4, 11, 11, 15, 16, 22, 25}));
+  }
+}
+
+// Float scans give the same bits on two runs, and on the CPU on any number of threads.
+TEST(ScanEdges, FloatResultsAreReproducible) {
+  const std::int64_t n = 4'000'037;
+  auto x = random_vector<float>(n, fresh_seed());
+  std::vector<float> a(n), b(n), c(n);
+  inclusive_scan<float>(context::cpu(1), span<const float>(x), span<float>(a));
+  inclusive_scan<float>(context::cpu(5), span<const float>(x), span<float>(b));
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), n * sizeof(float)));
+  if (testing::cuda_usable()) {
+    context gpu = context::cuda(0);
+    auto in = buffer<float>::from_host(gpu, x);
+    buffer<float> out(gpu, n);
+    inclusive_scan<float>(gpu, in, out);
+    a = out.to_host();
+    out.fill_bytes(0);
+    inclusive_scan<float>(gpu, in, out);
+    c = out.to_host();
+    EXPECT_EQ(0, std::memcmp(a.data(), c.data(), n * sizeof(float)));
+  }
+}
+
+}  // namespace
+}  // namespace parprim
