@@ -46,9 +46,20 @@ std::vector<T> random_vector(std::int64_t n, std::uint64_t seed) {
 
 // Sizes around every tile boundary the kernels use (32-lane warps, 1024-thread blocks,
 // 2^k tiles) plus a few million.
+// PARPRIM_TEST_MAX_N caps the list (compute-sanitizer runs are 10-100x slower).
+inline std::int64_t max_test_size() {
+  const char* s = std::getenv("PARPRIM_TEST_MAX_N");
+  return s ? std::strtoll(s, nullptr, 10) : std::numeric_limits<std::int64_t>::max();
+}
+
 inline std::vector<std::int64_t> edge_sizes() {
-  return {0,    1,    2,    31,   32,   33,    255,   256,   257,   1023,   1024,     1025,
-          2047, 2048, 2049, 4095, 4097, 65535, 65536, 65537, 131071, 1 << 20, 3'000'017};
+  std::vector<std::int64_t> all{0,    1,    2,    31,   32,  33,  255,   256,   257,    1023,    1024,
+                                1025, 2047, 2048, 2049, 4095,  4097,  65535, 65536,  65537,   131071,
+                                1 << 20, 3'000'017};
+  std::vector<std::int64_t> out;
+  for (auto n : all)
+    if (n <= max_test_size()) out.push_back(n);
+  return out;
 }
 
 inline bool cuda_usable() { return context::cuda_device_count() > 0; }

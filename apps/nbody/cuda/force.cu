@@ -1,0 +1,268 @@
+// The CUDA backend's production kernels: all-pairs forces, potentials and the leapfrog pieces.
+//
+// The force kernel is the end of the tuning ladder (ladder_kernels.cu has the steps before it):
+//  - shared-memory tiles of `block` bodies stored as one 16-byte (x, y, z, m) record each, so
+//    a thread reads a whole body with one vector load, broadcast to the warp;
+//  - register blocking: each thread owns R bodies i, so every body j read from shared memory
+//    feeds R interactions and the load costs 1/R of an instruction per interaction;
+//  - no i != j test: with softening the self term is zero (dx = 0); without it (eps = 0) a
+//    `guard` variant maps 1/sqrt(0) to 0;
+//  - the approximate, flush-to-zero reciprocal square root (one MUFU.RSQ) and a term order
+//    that the compiler turns into fused multiply-adds. Per interaction:
+//      3 FADD (dx) + 3 FFMA (r^2 + eps^2) + 1 MUFU + 3 FMUL (m / r^3) + 3 FFMA (a += dx s)
+//    12 FP32 instructions and one rsqrt; 11 when all masses are equal (m factored out);
+//  - j slices: when n is too small to fill the GPU with R bodies per thread, the j range is
+//    cut into slices (blockIdx.y) whose partial sums a second pass adds in a fixed order, so
+//    results stay bitwise reproducible on a given GPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "cuda/check.hpp"
+#include "kernels.hpp"
+
+namespace parprim::nbody::cuda {
+namespace {
+
+constexpr int B = force_tuning::block;
+
+template <class T>
+constexpr int bodies_per_thread =
+    sizeof(T) == 4 ? force_tuning::bodies_per_thread_f32 : force_tuning::bodies_per_thread_f64;
+
+__device__ __forceinline__ float fma_t(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double fma_t(double a, double b, double c) { return __fma_rn(a, b, c); }
+
+// One MUFU.RSQ, no denormal fix-up code around it (what -use_fast_math makes of rsqrtf).
+__device__ __forceinline__ float fast_rsqrt(float x) {
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+// Double precision has no single-instruction rsqrt; the library's rsqrt is accurate to 1 ulp.
+__device__ __forceinline__ double fast_rsqrt(double x) { return ::rsqrt(x); }
+
+// Body j (w = mass) pulls on body i: a += m dx / (r^2 + eps^2)^(3/2).
+template <bool EqualMass, bool Guard, class T>
+__device__ __forceinline__ void interact(const vec4<T>& bj, T xi, T yi, T zi, T eps2, T& ax, T& ay,
+                                         T& az) {
+  T dx = bj.x - xi, dy = bj.y - yi, dz = bj.z - zi;
+  T r2 = fma_t(dx, dx, fma_t(dy, dy, fma_t(dz, dz, eps2)));
+  T inv = fast_rsqrt(r2);
+  if (Guard) inv = r2 > T(0) ? inv : T(0);
+  T inv2 = inv * inv;
+  T s = EqualMass ? inv2 * inv : (bj.w * inv) * inv2;
+  ax = fma_t(dx, s, ax);
+  ay = fma_t(dy, s, ay);
+  az = fma_t(dz, s, az);
+}
+
+template <class T, bool EqualMass, bool Guard>
+__global__ void __launch_bounds__(B) force_kernel(const vec4<T>* __restrict__ pos, int n, T eps2,
+                                                  T mass, int tiles_per_slice,
+                                                  vec4<T>* __restrict__ out) {
+  constexpr int R = bodies_per_thread<T>;
+  __shared__ vec4<T> tile[B];
+
+  // Load phase. This thread's bodies are first + k*B, so each of the R loads is coalesced.
+  const int first = blockIdx.x * (B * R) + threadIdx.x;
+  T xi[R], yi[R], zi[R], ax[R], ay[R], az[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    const int i = first + k * B;
+    const vec4<T> p = i < n ? pos[i] : vec4<T>{0, 0, 0, 0};
+    xi[k] = p.x, yi[k] = p.y, zi[k] = p.z;
+    ax[k] = ay[k] = az[k] = T(0);
+  }
+
+  // Tile phase. The block walks its slice of the j range one tile at a time: every thread
+  // copies one body into shared memory, then all threads sweep the tile.
+  const int tiles = (n + B - 1) / B;
+  const int t_begin = blockIdx.y * tiles_per_slice;
+  const int t_end = min(tiles, t_begin + tiles_per_slice);
+  for (int t = t_begin; t < t_end; ++t) {
+    const int j0 = t * B;
+    __syncthreads();  // the previous tile has been read by everyone
+    if (j0 + static_cast<int>(threadIdx.x) < n) tile[threadIdx.x] = pos[j0 + threadIdx.x];
+    __syncthreads();
+    const int count = min(B, n - j0);
+    if (count == B) {
+#pragma unroll 8
+      for (int jj = 0; jj < B; ++jj) {
+        const vec4<T> bj = tile[jj];
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+          interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+      }
+    } else {  // the last, partial tile
+      for (int jj = 0; jj < count; ++jj) {
+        const vec4<T> bj = tile[jj];
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+          interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+      }
+    }
+  }
+
+  // Store phase: this slice's sums (the whole sum when there is one slice).
+  vec4<T>* dst = out + static_cast<std::int64_t>(blockIdx.y) * n;
+  const T scale = EqualMass ? mass : T(1);
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    const int i = first + k * B;
+    if (i < n) dst[i] = vec4<T>{ax[k] * scale, ay[k] * scale, az[k] * scale, T(0)};
+  }
+}
+
+// Adds the slices' partial sums, slice 0 first, so the order never changes.
+template <class T>
+__global__ void sum_slices_kernel(const vec4<T>* __restrict__ partial, int n, int slices,
+                                  vec4<T>* __restrict__ acc) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    vec4<T> s = partial[i];
+    for (int k = 1; k < slices; ++k) {
+      const vec4<T> p = partial[static_cast<std::int64_t>(k) * n + i];
+      s.x += p.x, s.y += p.y, s.z += p.z;
+    }
+    acc[i] = s;
+  }
+}
+
+// Potentials for the diagnostics: one body per thread, shared tiles, exact 1/sqrt and an
+// explicit j != i test (run every K steps only, so clarity and accuracy beat speed).
+template <class T>
+__global__ void __launch_bounds__(B) potential_kernel(const vec4<T>* __restrict__ pos, int n,
+                                                      T eps2, T* __restrict__ phi) {
+  __shared__ vec4<T> tile[B];
+  const int i = blockIdx.x * B + threadIdx.x;
+  const vec4<T> me = i < n ? pos[i] : vec4<T>{0, 0, 0, 0};
+  T p = 0;
+  for (int j0 = 0; j0 < n; j0 += B) {
+    __syncthreads();
+    if (j0 + static_cast<int>(threadIdx.x) < n) tile[threadIdx.x] = pos[j0 + threadIdx.x];
+    __syncthreads();
+    const int count = min(B, n - j0);
+    for (int jj = 0; jj < count; ++jj) {
+      const vec4<T> b = tile[jj];
+      const T dx = b.x - me.x, dy = b.y - me.y, dz = b.z - me.z;
+      const T r2 = dx * dx + dy * dy + dz * dz + eps2;
+      if (j0 + jj != i && r2 > T(0)) p += b.w / sqrt(r2);
+    }
+  }
+  if (i < n) phi[i] = -p;
+}
+
+template <class T>
+__global__ void kick_drift_kernel(vec4<T>* __restrict__ pos, vec4<T>* __restrict__ vel,
+                                  const vec4<T>* __restrict__ acc, int n, T half_dt, T dt) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    vec4<T> v = vel[i], p = pos[i];
+    const vec4<T> a = acc[i];
+    v.x += a.x * half_dt, v.y += a.y * half_dt, v.z += a.z * half_dt;
+    p.x += v.x * dt, p.y += v.y * dt, p.z += v.z * dt;
+    vel[i] = v;
+    pos[i] = p;
+  }
+}
+
+template <class T>
+__global__ void kick_kernel(vec4<T>* __restrict__ vel, const vec4<T>* __restrict__ acc, int n,
+                            T half_dt) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    vec4<T> v = vel[i];
+    const vec4<T> a = acc[i];
+    v.x += a.x * half_dt, v.y += a.y * half_dt, v.z += a.z * half_dt;
+    vel[i] = v;
+  }
+}
+
+
+template <class T>
+auto force_kernel_for(bool equal_mass, bool guard) {
+  if (equal_mass) return guard ? force_kernel<T, true, true> : force_kernel<T, true, false>;
+  return guard ? force_kernel<T, false, true> : force_kernel<T, false, false>;
+}
+
+cudaStream_t stream_of(const context& ctx) { return static_cast<cudaStream_t>(ctx.stream()); }
+
+// Enough blocks of 256 threads for a grid-stride loop over n elements.
+int elementwise_blocks(std::int64_t n) {
+  return static_cast<int>(std::min<std::int64_t>((n + 255) / 256, 65536));
+}
+
+}  // namespace
+
+template <class T>
+force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool guard) {
+  constexpr int R = bodies_per_thread<T>;
+  force_plan plan;
+  PARPRIM_CUDA_CHECK(ctx.name(), "nbody::forces",
+                     cudaDeviceGetAttribute(&plan.sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  PARPRIM_CUDA_CHECK(ctx.name(), "nbody::forces",
+                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                         &plan.resident_blocks_per_sm, force_kernel_for<T>(equal_mass, guard), B, 0));
+  const std::int64_t tiles = (n + B - 1) / B;
+  plan.blocks = static_cast<int>((n + B * R - 1) / (B * R));
+  // Slices: as many as fill the resident capacity of the GPU once, each at least a few tiles.
+  const std::int64_t capacity = std::int64_t(plan.sms) * std::max(1, plan.resident_blocks_per_sm);
+  std::int64_t slices = std::max<std::int64_t>(1, capacity / std::max(1, plan.blocks));
+  slices = std::max<std::int64_t>(1, std::min(slices, tiles / force_tuning::min_tiles_per_slice));
+  slices = std::min<std::int64_t>(slices, 65535);
+  plan.tiles_per_slice = static_cast<int>((tiles + slices - 1) / slices);
+  plan.slices = static_cast<int>((tiles + plan.tiles_per_slice - 1) / plan.tiles_per_slice);
+  return plan;
+}
+
+template <class T>
+void forces(const context& ctx, const force_plan& plan, const vec4<T>* pos, std::int64_t n, T eps2,
+            bool equal_mass, T mass, bool guard, vec4<T>* partial, vec4<T>* acc) {
+  if (n == 0) return;
+  const int ni = static_cast<int>(n);
+  vec4<T>* out = plan.slices > 1 ? partial : acc;
+  dim3 grid(plan.blocks, plan.slices);
+  force_kernel_for<T>(equal_mass, guard)<<<grid, B, 0, stream_of(ctx)>>>(pos, ni, eps2, mass,
+                                                                         plan.tiles_per_slice, out);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::forces");
+  if (plan.slices > 1) {
+    sum_slices_kernel<T><<<elementwise_blocks(n), 256, 0, stream_of(ctx)>>>(partial, ni, plan.slices, acc);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::forces");
+  }
+}
+
+template <class T>
+void potentials(const context& ctx, const vec4<T>* pos, std::int64_t n, T eps2, T* phi) {
+  if (n == 0) return;
+  const int blocks = static_cast<int>((n + B - 1) / B);
+  potential_kernel<T><<<blocks, B, 0, stream_of(ctx)>>>(pos, static_cast<int>(n), eps2, phi);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::potentials");
+}
+
+template <class T>
+void kick_drift(const context& ctx, vec4<T>* pos, vec4<T>* vel, const vec4<T>* acc, std::int64_t n,
+                T half_dt, T dt) {
+  if (n == 0) return;
+  kick_drift_kernel<T><<<elementwise_blocks(n), 256, 0, stream_of(ctx)>>>(pos, vel, acc,
+                                                                          static_cast<int>(n), half_dt, dt);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::advance");
+}
+
+template <class T>
+void kick(const context& ctx, vec4<T>* vel, const vec4<T>* acc, std::int64_t n, T half_dt) {
+  if (n == 0) return;
+  kick_kernel<T><<<elementwise_blocks(n), 256, 0, stream_of(ctx)>>>(vel, acc, static_cast<int>(n), half_dt);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::advance");
+}
+
+#define PARPRIM_NBODY_INSTANTIATE(T)                                                               \
+  template force_plan plan_forces<T>(const context&, std::int64_t, bool, bool);                   \
+  template void forces<T>(const context&, const force_plan&, const vec4<T>*, std::int64_t, T, bool, \
+                          T, bool, vec4<T>*, vec4<T>*);                                            \
+  template void potentials<T>(const context&, const vec4<T>*, std::int64_t, T, T*);               \
+  template void kick_drift<T>(const context&, vec4<T>*, vec4<T>*, const vec4<T>*, std::int64_t, T, \
+                              T);                                                                  \
+  template void kick<T>(const context&, vec4<T>*, const vec4<T>*, std::int64_t, T);
+PARPRIM_NBODY_INSTANTIATE(float)
+PARPRIM_NBODY_INSTANTIATE(double)
+#undef PARPRIM_NBODY_INSTANTIATE
+
+}  // namespace parprim::nbody::cuda

@@ -1,0 +1,467 @@
+// Onesweep LSD radix sort (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit
+// Radix Sort for GPUs", 2022): 8-bit digits, one read of the keys for all histograms, then one
+// kernel per digit that reads and writes every key exactly once.
+//
+// Kernels, in stream order:
+//   1. histogram  every digit histogram of every pass in one read of the keys
+//   2. scan       per pass: where each digit starts (exclusive scan over digits), which passes
+//                 are trivial (one digit holds every key: skipped), and which buffer each
+//                 executed pass reads (the ping-pong parity, decided on the device)
+//   3. pass x P   per tile: rank the keys by digit inside the tile (warp-level multisplit),
+//                 publish the tile's digit counts, find the tile's place among the keys of
+//                 each digit by decoupled look-back over the predecessor tiles, then scatter
+//                 through shared memory so that writes of equal digits are contiguous
+//   4. copy back  when an odd number of passes ran, the result is in the temporary buffer
+//
+// Keys are raw 32- or 64-bit words; the digit is taken from their order-preserving image
+// (core/sort_keys.hpp) on the fly, so signed, float and descending sorts cost nothing extra
+// and the kernels exist only for 2 key widths x 3 value widths (none, 4, 8 bytes).
+//
+// Look-back words pack a 2-bit state and a 30-bit count: 0 not ready, 1 aggregate (the
+// tile's own count), 2 + parity inclusive (count up to and including the tile). One buffer
+// serves every pass without clearing: consecutive executed passes have opposite parities, so
+// the inclusive words left by the previous pass read as "not ready". Counts are per segment
+// of at most 2^30 - 1 keys; each segment's first tile starts a new chain, and the segment's
+// base comes from the histograms.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/sort_keys.hpp"
+#include "core/temp_memory.hpp"
+#include "cuda/kernels/launch.cuh"
+#include "cuda/sort_backend.hpp"
+#include "cuda/tuning/sort_tuning.hpp"
+
+namespace parprim::cuda_kernels {
+
+namespace {
+
+using tuning = cuda_tuning::onesweep_tuning;
+constexpr int radix = tuning::radix;
+constexpr int max_passes = 8;  // 64-bit keys
+constexpr unsigned full_mask = 0xffffffffu;
+constexpr unsigned count_mask = (1u << 30) - 1;
+constexpr unsigned state_aggregate = 1u;
+
+static_assert(tuning::threads == radix, "one thread per digit");
+static_assert(std::int64_t(tuning::tiles_per_segment) * tuning::tile < (std::int64_t(1) << 30),
+              "segment counts must fit the 30-bit look-back words");
+
+// Decided on the device by the scan kernel; read by the passes and the copy back.
+struct onesweep_control {
+  unsigned tile_counter[max_passes];  // dynamic tile numbering, one counter per pass
+  int skip[max_passes];               // 1: every key has the same digit in this pass
+  int source[max_passes + 1];         // buffer each pass reads; [passes]: where the result is
+};
+
+template <int Bytes>
+struct word;
+template <>
+struct word<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct word<8> {
+  using type = std::uint64_t;
+};
+
+struct key_params {
+  detail::key_kind kind;
+  bool descending;
+};
+
+template <class U>
+__device__ __forceinline__ unsigned digit_of(U raw, key_params kp, int shift, int width) {
+  return detail::key_field(raw, kp.kind, kp.descending, shift, width);
+}
+
+__device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Exclusive sum over the block of one value per thread (blockDim.x == radix). Contains
+// barriers: every thread calls it.
+template <class T>
+__device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* radix / 32 */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  T inclusive = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    T below = __shfl_up_sync(full_mask, inclusive, d);
+    if (lane >= d) inclusive += below;
+  }
+  if (lane == 31) warp_totals[warp] = inclusive;
+  __syncthreads();
+  T before = 0;
+  for (int w = 0; w < warp; ++w) before += warp_totals[w];
+  __syncthreads();  // warp_totals may be reused by the caller
+  return before + inclusive - v;
+}
+
+// ---- 1. Upfront histogram --------------------------------------------------------------------
+// Every pass's digit histogram in one read. Each thread counts runs of equal digits before
+// touching shared memory, so constant or low-entropy digits (where all lanes would hit the
+// same counter) cost one atomic per run instead of one per key.
+template <class U>
+__global__ void __launch_bounds__(tuning::histogram_threads)
+    onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
+                       int end_bit, int passes, unsigned* hist /* [max_passes][radix] */) {
+  constexpr int key_passes = int(sizeof(U));  // 8-bit digits: 4 or 8 passes at most
+  constexpr int threads = tuning::histogram_threads, items = tuning::histogram_items;
+  __shared__ unsigned s_hist[key_passes * radix];
+  for (int i = threadIdx.x; i < key_passes * radix; i += threads) s_hist[i] = 0;
+  __syncthreads();
+
+  unsigned run_digit[key_passes], run_length[key_passes];
+#pragma unroll
+  for (int p = 0; p < key_passes; ++p) run_digit[p] = run_length[p] = 0;
+
+  const std::int64_t stride = std::int64_t(gridDim.x) * threads * items;
+  for (std::int64_t base = std::int64_t(blockIdx.x) * threads * items; base < count;
+       base += stride) {
+    U k[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      std::int64_t i = base + j * threads + threadIdx.x;
+      k[j] = i < count ? keys[i] : U(0);
+    }
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      if (base + j * threads + threadIdx.x >= count) break;
+#pragma unroll
+      for (int p = 0; p < key_passes; ++p) {
+        if (p < passes) {
+          const int shift = begin_bit + p * tuning::radix_bits;
+          const unsigned d = digit_of(k[j], kp, shift, min(tuning::radix_bits, end_bit - shift));
+          if (d == run_digit[p]) {
+            ++run_length[p];
+          } else {
+            if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
+            run_digit[p] = d;
+            run_length[p] = 1;
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < key_passes; ++p)
+    if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * radix; i += threads)
+    if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);
+}
+
+// ---- 2. Digit starts, trivial passes and buffer parity (one block, thread d = digit d) ----------
+__global__ void __launch_bounds__(radix)
+    onesweep_scan(const unsigned* hist /* [segments][max_passes][radix] */,
+                  long long* segment_base /* same shape */, onesweep_control* control,
+                  int passes, int segments, std::int64_t n) {
+  __shared__ long long warp_totals[radix / 32];
+  const int d = threadIdx.x;
+  int source = 0;
+  for (int p = 0; p < passes; ++p) {
+    long long total = 0;
+    for (int s = 0; s < segments; ++s) total += hist[(s * max_passes + p) * radix + d];
+    const bool trivial = __syncthreads_or(total == n) != 0;
+    long long start = block_exclusive_sum(total, warp_totals);
+    for (int s = 0; s < segments; ++s) {
+      const int at = (s * max_passes + p) * radix + d;
+      segment_base[at] = start;
+      start += hist[at];
+    }
+    if (d == 0) {
+      control->skip[p] = trivial ? 1 : 0;
+      control->source[p] = source;
+      if (!trivial) source ^= 1;
+    }
+  }
+  if (d == 0) control->source[passes] = source;
+}
+
+// ---- 3. One digit pass ------------------------------------------------------------------------
+template <class U, class W>
+struct pass_args {
+  U* keys[2];    // [0]: the caller's keys, [1]: the temporary copy
+  W* values[2];  // null when sorting keys only
+  std::int64_t n;
+  key_params kp;
+  int shift, width;
+  unsigned* lookback;               // [tiles][radix]
+  onesweep_control* control;
+  const long long* segment_base;    // [segments][max_passes][radix]
+};
+
+template <class U, class W, bool HasValues>
+__global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
+    onesweep_pass(pass_args<U, W> a, int pass) {
+  constexpr int threads = tuning::threads, items = tuning::items, tile_keys = tuning::tile;
+  constexpr int warps = threads / 32, warp_keys = items * 32;
+  constexpr int stage_bytes = tile_keys * int(HasValues && sizeof(W) > sizeof(U) ? sizeof(W) : sizeof(U));
+  __shared__ unsigned s_tile;
+  __shared__ unsigned s_warp_hist[warps * radix];  // per-warp digit counts, then warp offsets
+  __shared__ unsigned s_tile_start[radix];         // where each digit starts inside the tile
+  __shared__ unsigned s_warp_totals[warps];
+  __shared__ long long s_global[radix];            // global index of tile-local position 0
+  __shared__ unsigned char s_digit[tile_keys];
+  __shared__ alignas(16) unsigned char s_stage[stage_bytes];
+
+  // A trivial pass moves nothing: skip it (the scan kernel already flipped no parity).
+  if (a.control->skip[pass]) return;
+  const int source = a.control->source[pass];
+  const U* in_keys = a.keys[source];
+  U* out_keys = a.keys[source ^ 1];
+  const unsigned state_inclusive = 2u + unsigned(source);
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  // Tiles are numbered in the order blocks start, so a tile's predecessors are always
+  // running or done: the look-back below can wait for them without deadlock.
+  if (tid == 0) s_tile = atomicAdd(&a.control->tile_counter[pass], 1u);
+  for (int i = tid; i < warps * radix; i += threads) s_warp_hist[i] = 0;
+  __syncthreads();
+  const unsigned tile = s_tile;
+  const std::int64_t tile_begin = std::int64_t(tile) * tile_keys;
+  const int count = int(min(std::int64_t(tile_keys), a.n - tile_begin));
+
+  // Load phase. Warp w owns keys [w * warp_keys, (w + 1) * warp_keys) of the tile; item k of
+  // lane l is key w * warp_keys + k * 32 + l, so each load is coalesced and ranking items in
+  // k order, lanes in lane order, visits the warp's keys in input order (stability).
+  const int warp_first = warp * warp_keys;
+  U keys[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int i = warp_first + k * 32 + lane;
+    keys[k] = i < count ? in_keys[tile_begin + i] : U(0);
+  }
+
+  // Rank phase (warp-level multisplit). For each item, the lanes holding the same digit find
+  // each other with one ballot per digit bit; the highest such lane adds the group's size to
+  // the warp's counter for that digit, and each lane's rank is the counter before the add plus
+  // the number of group members in lower lanes. Keys past the end join no group.
+  const unsigned lanes_below = (1u << lane) - 1u;
+  unsigned* warp_hist = s_warp_hist + warp * radix;
+  unsigned rank[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const bool valid = warp_first + k * 32 + lane < count;
+    const unsigned d = digit_of(keys[k], a.kp, a.shift, a.width);
+    unsigned peers = __ballot_sync(full_mask, valid);
+    // Always 8 ballots: in a narrower last digit the high bits are 0 in every lane, and
+    // their ballots leave `peers` unchanged.
+#pragma unroll
+    for (int b = 0; b < tuning::radix_bits; ++b) {
+      const bool bit = (d >> b) & 1u;
+      const unsigned set = __ballot_sync(full_mask, bit);
+      peers &= bit ? set : ~set;
+    }
+    const int leader = 31 - __clz(peers);
+    unsigned before = 0;
+    if (valid && lane == leader) {
+      before = warp_hist[d];
+      warp_hist[d] = before + __popc(peers);
+    }
+    before = __shfl_sync(full_mask, before, valid ? leader : lane);
+    rank[k] = before + __popc(peers & lanes_below);
+    __syncwarp();  // the counter update is visible to the next item's leader
+  }
+  __syncthreads();
+
+  // Tile counts phase: thread d turns the warps' counts of digit d into warp offsets and
+  // publishes the tile's count of digit d, so successors can look past this tile at once.
+  const int d = tid;
+  unsigned digit_count = 0;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) {
+    const unsigned c = s_warp_hist[w * radix + d];
+    s_warp_hist[w * radix + d] = digit_count;
+    digit_count += c;
+  }
+  const unsigned segment = tile / unsigned(tuning::tiles_per_segment);
+  const bool chain_start = tile % unsigned(tuning::tiles_per_segment) == 0;
+  unsigned* my_lookback = a.lookback + std::size_t(tile) * radix;
+  store_relaxed(my_lookback + d,
+                ((chain_start ? state_inclusive : state_aggregate) << 30) | digit_count);
+  const unsigned tile_start = block_exclusive_sum(digit_count, s_warp_totals);
+  s_tile_start[d] = tile_start;
+  __syncthreads();
+
+  // Local scatter phase: the tile sorted by digit in shared memory, so that the global
+  // writes below are runs of consecutive addresses. rank[] becomes the tile-local position.
+  U* s_keys = reinterpret_cast<U*>(s_stage);
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    if (warp_first + k * 32 + lane < count) {
+      const unsigned dk = digit_of(keys[k], a.kp, a.shift, a.width);
+      rank[k] += s_tile_start[dk] + warp_hist[dk];
+      s_keys[rank[k]] = keys[k];
+    }
+  }
+
+  // Look-back phase: thread d sums the counts of digit d over the predecessors in its
+  // segment, walking back until a tile with an inclusive count, then publishes its own.
+  unsigned before_tile = 0;
+  if (!chain_start) {
+    const unsigned* word = my_lookback + d;
+    for (;;) {
+      word -= radix;
+      unsigned w = load_relaxed(word);
+      while ((w >> 30) != state_aggregate && (w >> 30) != state_inclusive) w = load_relaxed(word);
+      before_tile += w & count_mask;
+      if ((w >> 30) == state_inclusive) break;
+    }
+    store_relaxed(my_lookback + d, (state_inclusive << 30) | (before_tile + digit_count));
+  }
+  s_global[d] = a.segment_base[(std::size_t(segment) * max_passes + pass) * radix + d] +
+                before_tile - tile_start;
+
+  W values[HasValues ? items : 1];
+  if constexpr (HasValues) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = warp_first + k * 32 + lane;
+      values[k] = i < count ? a.values[source][tile_begin + i] : W(0);
+    }
+  }
+  __syncthreads();
+
+  // Write phase: consecutive threads take consecutive tile positions; a run of equal digits
+  // lands on consecutive global addresses.
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int i = k * threads + tid;
+    if (i < count) {
+      const U key = s_keys[i];
+      const unsigned dk = digit_of(key, a.kp, a.shift, a.width);
+      s_digit[i] = static_cast<unsigned char>(dk);
+      out_keys[s_global[dk] + i] = key;
+    }
+  }
+  if constexpr (HasValues) {
+    // Values follow the same tile-local permutation through the same shared buffer.
+    W* s_values = reinterpret_cast<W*>(s_stage);
+    W* out_values = a.values[source ^ 1];
+    __syncthreads();  // every key has been read out of s_stage
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (warp_first + k * 32 + lane < count) s_values[rank[k]] = values[k];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + tid;
+      if (i < count) out_values[s_global[s_digit[i]] + i] = s_values[i];
+    }
+  }
+}
+
+// ---- 4. Copy back -----------------------------------------------------------------------------
+template <class U, class W, bool HasValues>
+__global__ void onesweep_copy_back(const onesweep_control* control, int passes, pass_args<U, W> a) {
+  if (control->source[passes] == 0) return;  // the result is already in the caller's arrays
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.n; i += stride) {
+    a.keys[0][i] = a.keys[1][i];
+    if constexpr (HasValues) a.values[0][i] = a.values[1][i];
+  }
+}
+
+// ---- Host side ----------------------------------------------------------------------------------
+template <class U, class W, bool HasValues>
+void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  int sms = 0;
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+
+  const std::int64_t n = r.n;
+  const int passes = (r.end_bit - r.begin_bit + tuning::radix_bits - 1) / tuning::radix_bits;
+  const std::int64_t tiles = ceil_div(n, tuning::tile);
+  const std::int64_t segment_keys = std::int64_t(tuning::tiles_per_segment) * tuning::tile;
+  const int segments = int(ceil_div(n, segment_keys));
+
+  // Temporary memory: the ping-pong copies, then the zeroed region (control, histograms,
+  // segment bases, look-back words) cleared by one memset.
+  using detail::align_up;
+  const std::size_t keys_bytes = align_up(std::size_t(n) * sizeof(U));
+  const std::size_t values_bytes = HasValues ? align_up(std::size_t(n) * sizeof(W)) : 0;
+  const std::size_t control_bytes = align_up(sizeof(onesweep_control));
+  const std::size_t table = std::size_t(segments) * max_passes * radix;
+  const std::size_t hist_bytes = align_up(table * sizeof(unsigned));
+  const std::size_t base_bytes = align_up(table * sizeof(long long));
+  const std::size_t lookback_bytes = align_up(std::size_t(tiles) * radix * sizeof(unsigned));
+  const std::size_t zeroed = control_bytes + hist_bytes + base_bytes + lookback_bytes;
+  detail::temp_memory temp(ctx, ws, keys_bytes + values_bytes + zeroed);
+  unsigned char* p = temp.as<unsigned char>();
+
+  pass_args<U, W> a{};
+  a.keys[0] = static_cast<U*>(r.keys);
+  a.keys[1] = reinterpret_cast<U*>(p);
+  if constexpr (HasValues) {
+    a.values[0] = static_cast<W*>(r.values);
+    a.values[1] = reinterpret_cast<W*>(p + keys_bytes);
+  }
+  unsigned char* z = p + keys_bytes + values_bytes;
+  a.control = reinterpret_cast<onesweep_control*>(z);
+  auto* hist = reinterpret_cast<unsigned*>(z + control_bytes);
+  auto* segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
+  a.segment_base = segment_base;
+  a.lookback = reinterpret_cast<unsigned*>(z + control_bytes + hist_bytes + base_bytes);
+  a.n = n;
+  a.kp = key_params{r.kind, r.descending};
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(z, 0, zeroed, stream));
+
+  // 1. Histograms, one launch per segment.
+  constexpr std::int64_t hist_tile = tuning::histogram_threads * tuning::histogram_items;
+  for (int s = 0; s < segments; ++s) {
+    const std::int64_t first = std::int64_t(s) * segment_keys;
+    const std::int64_t count = std::min(segment_keys, n - first);
+    const int grid = int(std::min<std::int64_t>(ceil_div(count, hist_tile),
+                                                std::int64_t(sms) * tuning::histogram_blocks_per_sm));
+    onesweep_histogram<U><<<grid, tuning::histogram_threads, 0, stream>>>(
+        a.keys[0] + first, count, a.kp, r.begin_bit, r.end_bit, passes,
+        hist + std::size_t(s) * max_passes * radix);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  }
+  // 2. Digit starts, skips, parity.
+  onesweep_scan<<<1, radix, 0, stream>>>(hist, segment_base, a.control, passes, segments, n);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // 3. One kernel per digit; a skipped pass returns at once.
+  for (int pass = 0; pass < passes; ++pass) {
+    a.shift = r.begin_bit + pass * tuning::radix_bits;
+    a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
+    onesweep_pass<U, W, HasValues><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, pass);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  }
+  // 4. Copy back when the result is in the temporary buffer.
+  const int grid = int(std::min<std::int64_t>(ceil_div(n, 256), std::int64_t(sms) * 8));
+  onesweep_copy_back<U, W, HasValues><<<grid, 256, 0, stream>>>(a.control, passes, a);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+template <class U>
+void onesweep_by_value(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  if (r.value_bytes == 4) onesweep_sort<U, std::uint32_t, true>(ctx, r, ws);
+  else if (r.value_bytes == 8) onesweep_sort<U, std::uint64_t, true>(ctx, r, ws);
+  else onesweep_sort<U, std::uint32_t, false>(ctx, r, ws);
+}
+
+}  // namespace
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  if (r.key_bytes == 4) cuda_kernels::onesweep_by_value<std::uint32_t>(ctx, r, ws);
+  else cuda_kernels::onesweep_by_value<std::uint64_t>(ctx, r, ws);
+}
+
+}  // namespace parprim::cuda_backend

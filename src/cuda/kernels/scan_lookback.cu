@@ -1,0 +1,85 @@
+// scan on the GPU: the single-pass decoupled look-back scan (the default), and the dispatch
+// to the course's scans (scan_textbook.cu).
+//
+// Launches: one kernel when the input fits one tile; otherwise a cudaMemsetAsync of the tile
+// status words and the tile counter, then one kernel with one block per tile. No host
+// synchronization.
+#include <climits>
+
+#include "core/op_functors.hpp"
+#include "core/temp_memory.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/kernels/launch.cuh"
+#include "cuda/kernels/scan_internal.hpp"
+#include "cuda/kernels/scan_lookback.cuh"
+#include "cuda/tuning/scan_tuning.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim::cuda_kernels {
+
+namespace {
+
+template <class T, class Op>
+void scan_lookback(const context& ctx, const T* in, T* out, std::int64_t n, bool inclusive, T init,
+                   workspace* ws, const char* who) {
+  using tuning = cuda_tuning::scan_lookback_tuning<sizeof(T)>;
+  using shape = lookback_shape<T, tuning::threads, tuning::items>;
+  using status_t = cuda_prim::tile_status<T>;
+  const std::int64_t tiles = ceil_div(n, shape::tile_items);
+  if (tiles > INT_MAX)
+    throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx.name() +
+                                            "]: n=" + std::to_string(n) + " is too large");
+  const int num_tiles = static_cast<int>(tiles);
+  const bool vectorized = cuda_prim::aligned16(in) && cuda_prim::aligned16(out);
+  const T start = inclusive ? Op::identity() : init;
+  const cudaStream_t s = stream_of(ctx);
+  auto kernel = scan_lookback_kernel<T, Op, shape>;
+
+  if (num_tiles == 1) {
+    kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, start,
+                                        vectorized, tuning::spin_sleep_ns);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    return;
+  }
+
+  // Scratch: the tile counter (first 256 bytes), then the status slots; all zeroed.
+  const std::size_t counter_bytes = 256;
+  const std::size_t bytes = counter_bytes + status_t::bytes(num_tiles);
+  detail::temp_memory scratch(ctx, ws, bytes);
+  auto* base = static_cast<unsigned char*>(scratch.get());
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, bytes, s));
+  const status_t status = status_t::bind(base + counter_bytes, num_tiles);
+  kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
+      in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
+      tuning::spin_sleep_ns);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+}  // namespace
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+template <class T>
+void scan(const context& ctx, span<const T> in, span<T> out, op o, bool inclusive, T init,
+          scan_algorithm alg, workspace* ws) {
+  using namespace cuda_kernels;
+  const char* who = inclusive ? "inclusive_scan" : "exclusive_scan";
+  const std::int64_t n = in.size();
+  if (n == 0) return;
+  use_device(ctx, who);
+  if (alg != scan_algorithm::decoupled_lookback)
+    return scan_textbook<T>(ctx, in.data(), out.data(), n, o, inclusive, init, alg, ws);
+  detail::with_op<T>(o, [&](auto f) {
+    scan_lookback<T, decltype(f)>(ctx, in.data(), out.data(), n, inclusive, init, ws, who);
+  });
+}
+
+#define PARPRIM_INSTANTIATE(T)                                                         \
+  template void scan<T>(const context&, span<const T>, span<T>, op, bool, T, scan_algorithm, \
+                        workspace*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim::cuda_backend

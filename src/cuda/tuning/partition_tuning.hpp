@@ -1,0 +1,22 @@
+// Launch shapes of the compaction and split kernels (Hopper, sm_90). Plain constants.
+#pragma once
+
+namespace parprim::cuda_tuning {
+
+// Single-pass compaction: a tile is threads * items elements, 64 bytes per thread.
+template <int Bytes>
+struct select_tuning {
+  static constexpr int threads = 256;
+  static constexpr int items = 64 / Bytes;  // 16 for 4-byte, 8 for 8-byte elements
+  static constexpr int tile = threads * items;
+};
+
+// Split into F buckets: one block per tile; tiles hold at least 8 elements per bucket so the
+// count table (F x tiles) stays below n / 8 entries.
+struct split_tuning {
+  static constexpr int threads = 256;
+  static constexpr int min_tile = 4096;
+  static constexpr int elements_per_bucket = 8;
+};
+
+}  // namespace parprim::cuda_tuning
