@@ -98,8 +98,4 @@ class body_system {
 template <class T>
 std::unique_ptr<body_system<T>> make_body_system(const context& ctx, const body_set<T>& bodies, T eps);
 
-// The CUDA backend's force kernel configuration for n bodies (how many slices the j range is
-// split into so that the whole GPU is busy); 1 on the CPU. For benchmarks and reports.
-std::string force_kernel_description(const context& ctx, std::int64_t n, bool is_double);
-
 }  // namespace parprim::nbody

@@ -7,7 +7,7 @@ namespace parprim {
 enum class op { plus, min, max };
 
 // Element-wise maps for transform (the precompiled path; any functor works through
-// parprim/cuda/transform.cuh and parprim/cpu_transform.hpp).
+// parprim/cuda/transform.cuh and parprim/transform_fn.hpp).
 enum class unary_op { identity, negate, abs, square };
 enum class binary_op { plus, minus, multiply, min, max };
 

@@ -44,9 +44,10 @@ struct predicate {
 //     order-preserving unsigned image used by radix_sort (ascending). Buckets are therefore in
 //     increasing value order when the field holds the top bits, and split by key_bits is one
 //     counting-sort pass of a radix sort. 2^width buckets, width in [1, 12].
-//   even_range(lower, upper, buckets): bucket = floor((double(x) - lower) * buckets / (upper -
-//     lower)), clamped to [0, buckets - 1]; values below lower go to bucket 0, values at or
-//     above upper and NaNs to the last bucket. buckets in [1, 4096].
+//   even_range(lower, upper, buckets): bucket = floor((double(x) - lower) * s) with
+//     s = double(buckets) / (upper - lower) computed once, clamped to [0, buckets - 1]:
+//     values below lower go to bucket 0, values at or above upper and NaNs to the last
+//     bucket. buckets in [1, 4096]; lower < upper, both finite.
 struct bucket_fn {
   enum class kind { key_bits, even_range };
   kind how = kind::key_bits;

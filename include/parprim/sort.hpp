@@ -5,7 +5,7 @@
 // for floats:
 //   -inf < ... < -0.0 < +0.0 < ... < +inf < NaN   (ascending)
 // -0.0 sorts before +0.0, and every NaN sorts after +inf (NaNs with a clear sign bit before
-// those with a set one, each group by payload). Descending order is the exact reverse of that
+// those with a set one; NaNs keep their exact bits). Descending order is the exact reverse of that
 // key order, so NaNs come FIRST in a descending sort. Equal keys keep their input order in
 // both directions (stable), and values travel with their keys.
 //

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "cpu/blas_backend.hpp"
@@ -17,13 +18,29 @@ namespace parprim::cpu_backend {
 
 namespace {
 
+// 32-byte vectors (GCC/Clang vector extension): AVX registers where the target has them,
+// lowered to narrower code where not.
+template <class T>
+struct vec32_of;
+template <>
+struct vec32_of<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <>
+struct vec32_of<double> {
+  typedef double type __attribute__((vector_size(32)));
+};
+template <class T>
+using vec32 = typename vec32_of<T>::type;
+
 template <class T>
 struct blocking {
-  static constexpr int MR = 4;                       // rows of C per micro-kernel
-  static constexpr int NR = 64 / int(sizeof(T));     // columns: two 32-byte vectors
-  static constexpr int MC = 64;                      // rows of a C tile (multiple of MR)
-  static constexpr int NC = 256;                     // columns of a C tile (multiple of NR)
-  static constexpr int KC = 256;                     // depth of one packed slice
+  static constexpr int VL = 32 / int(sizeof(T));  // elements per vector
+  static constexpr int MR = 6;                    // rows of C per micro-kernel
+  static constexpr int NR = 2 * VL;               // columns: two vectors (12 accumulators)
+  static constexpr int MC = 96;                   // rows of a C tile (multiple of MR)
+  static constexpr int NC = 256;                  // columns of a C tile (multiple of NR)
+  static constexpr int KC = 256;                  // depth of one packed slice
 };
 
 template <class T>
@@ -36,20 +53,29 @@ struct operands {
   T b(std::int64_t k, std::int64_t j) const { return tb ? B[j * K + k] : B[k * N + j]; }
 };
 
-// MR x NR block of op(A) * op(B) over kc steps, from packed panels.
+// MR x NR block of op(A) * op(B) over kc steps, from packed panels: 2*MR vector
+// accumulators stay in registers, each step broadcasts MR values of A against two vectors
+// of B.
 template <class T>
 void micro_kernel(int kc, const T* ap, const T* bp, T* acc) {
-  constexpr int MR = blocking<T>::MR, NR = blocking<T>::NR;
-  T c[MR][NR] = {};
+  using bl = blocking<T>;
+  using V = vec32<T>;
+  V c[bl::MR][2];
+  for (int i = 0; i < bl::MR; ++i) c[i][0] = c[i][1] = V{};
   for (int p = 0; p < kc; ++p) {
-    const T* brow = bp + p * NR;
-    for (int i = 0; i < MR; ++i) {
-      const T a = ap[p * MR + i];
-      for (int j = 0; j < NR; ++j) c[i][j] += a * brow[j];
+    V b0, b1;
+    std::memcpy(&b0, bp + p * bl::NR, sizeof(V));
+    std::memcpy(&b1, bp + p * bl::NR + bl::VL, sizeof(V));
+    for (int i = 0; i < bl::MR; ++i) {
+      const V a = V{} + ap[p * bl::MR + i];  // broadcast
+      c[i][0] += a * b0;
+      c[i][1] += a * b1;
     }
   }
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) acc[i * NR + j] = c[i][j];
+  for (int i = 0; i < bl::MR; ++i) {
+    std::memcpy(acc + i * bl::NR, &c[i][0], sizeof(V));
+    std::memcpy(acc + i * bl::NR + bl::VL, &c[i][1], sizeof(V));
+  }
 }
 
 template <class T>

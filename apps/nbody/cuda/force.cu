@@ -87,12 +87,19 @@ __global__ void __launch_bounds__(B) force_kernel(const vec4<T>* __restrict__ po
     __syncthreads();
     const int count = min(B, n - j0);
     if (count == B) {
-#pragma unroll 8
-      for (int jj = 0; jj < B; ++jj) {
-        const vec4<T> bj = tile[jj];
+      // Full tile: walk it with a pointer, eight bodies per iteration. (Indexing tile[jj]
+      // with a unrolled counter made the compiler copy the uniform index into a vector
+      // register before every load: one wasted instruction per body j.)
+      const vec4<T>* tp = tile;
+#pragma unroll 1
+      for (int jj = 0; jj < B; jj += force_tuning::unroll, tp += force_tuning::unroll) {
 #pragma unroll
-        for (int k = 0; k < R; ++k)
-          interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+        for (int u = 0; u < force_tuning::unroll; ++u) {
+          const vec4<T> bj = tp[u];
+#pragma unroll
+          for (int k = 0; k < R; ++k)
+            interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+        }
       }
     } else {  // the last, partial tile
       for (int jj = 0; jj < count; ++jj) {

@@ -21,9 +21,9 @@ struct alignas(4 * sizeof(T)) vec4 {
 // print them).
 struct force_tuning {
   static constexpr int block = 128;             // threads per block = bodies per shared tile
-  static constexpr int bodies_per_thread_f32 = 4;  // register blocking: i bodies per thread
+  static constexpr int bodies_per_thread_f32 = 8;  // register blocking: i bodies per thread
   static constexpr int bodies_per_thread_f64 = 2;
-  static constexpr int unroll = 8;               // j loop unrolling within a tile
+  static constexpr int unroll = 8;               // bodies j per iteration of the tile sweep
   static constexpr int min_tiles_per_slice = 4;  // a j slice is at least this many tiles
 };
 

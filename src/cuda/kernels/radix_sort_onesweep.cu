@@ -216,8 +216,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   // A trivial pass moves nothing: skip it (the scan kernel already flipped no parity).
   if (a.control->skip[pass]) return;
   const int source = a.control->source[pass];
-  const U* in_keys = a.keys[source];
-  U* out_keys = a.keys[source ^ 1];
+  // Selects rather than indexes: a run-time index into the parameter arrays would copy them
+  // to local memory.
+  const U* in_keys = source ? a.keys[1] : a.keys[0];
+  U* out_keys = source ? a.keys[0] : a.keys[1];
   const unsigned state_inclusive = 2u + unsigned(source);
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -326,7 +328,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int i = warp_first + k * 32 + lane;
-      values[k] = i < count ? a.values[source][tile_begin + i] : W(0);
+      values[k] = i < count ? (source ? a.values[1] : a.values[0])[tile_begin + i] : W(0);
     }
   }
   __syncthreads();
@@ -346,7 +348,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   if constexpr (HasValues) {
     // Values follow the same tile-local permutation through the same shared buffer.
     W* s_values = reinterpret_cast<W*>(s_stage);
-    W* out_values = a.values[source ^ 1];
+    W* out_values = source ? a.values[0] : a.values[1];
     __syncthreads();  // every key has been read out of s_stage
 #pragma unroll
     for (int k = 0; k < items; ++k)

@@ -11,7 +11,8 @@
 //   1. claim the next tile id from a global counter (atomicAdd). Ids follow the order in
 //      which blocks start, so a tile only ever waits for tiles whose blocks already run or
 //      have finished: no deadlock whatever order the hardware schedules blocks in;
-//   2. load the tile (16-byte vectors, or guarded scalars for the last tile / misaligned data);
+//   2. load the tile (16-byte vectors, or guarded scalars for the last tile / misaligned
+//      data), speculatively overlapped with step 1;
 //   3. scan each vector in registers; scan the vector totals of each row across the warp
 //      (shuffles) and chain the rows: per-vector prefixes and the warp total;
 //   4. scan the warp totals (shared memory, warp 0). Warp 0 publishes the tile aggregate,
@@ -40,9 +41,10 @@
 
 namespace parprim::cuda_kernels {
 
-template <class T, int Threads, int Items>
+template <class T, int Threads, int Items, bool Speculate>
 struct lookback_shape {
   static constexpr int threads = Threads;
+  static constexpr bool speculate = Speculate;
   static constexpr int items = Items;
   static constexpr int vec = cuda_prim::vec16<T>::size;
   static constexpr int rows = Items / vec;  // 16-byte vectors per thread
@@ -51,6 +53,12 @@ struct lookback_shape {
   static constexpr int tile_items = Threads * Items;
   static_assert(Items % vec == 0, "items per thread must fill whole 16-byte vectors");
 };
+
+// Elements of the tile starting at `base` (Threads * Items except for the last tile).
+template <class Shape>
+__device__ __forceinline__ int tile_size(std::int64_t n, std::int64_t base) {
+  return n - base < Shape::tile_items ? static_cast<int>(n - base) : Shape::tile_items;
+}
 
 __device__ __forceinline__ void spin_pause(unsigned sleep_ns) {
   if (sleep_ns != 0) __nanosleep(sleep_ns);
@@ -142,25 +150,18 @@ __global__ void __launch_bounds__(Shape::threads)
   const int lane = lane_id();
   const int warp = warp_id();
 
-  // ---- Phase 1: claim a tile.
-  int tile = 0;
-  if (num_tiles > 1) {
-    if (threadIdx.x == 0) s_tile = atomicAdd(tile_counter, 1);
-    __syncthreads();
-    tile = s_tile;
-  }
-  const std::int64_t tile_base = static_cast<std::int64_t>(tile) * Shape::tile_items;
-  const int tile_count = static_cast<int>(
-      n - tile_base < Shape::tile_items ? n - tile_base : std::int64_t{Shape::tile_items});
-  // Offset (in the tile) of this thread's first element; vector k is 32 * vec further on.
-  const int my_offset = warp * Shape::warp_items + lane * vec;
-  const bool full_vectors = vectorized && tile_count == Shape::tile_items;
-
-  // ---- Phase 2: load.
+  // ---- Phases 1 and 2: claim a tile and load it.
+  // The counter's answer takes an L2 round trip. Blocks start in (nearly) blockIdx order, so
+  // the answer is almost always blockIdx.x: with Shape::speculate the block loads that tile
+  // while the atomic is in flight and reloads only when the guess was wrong. A wrong guess
+  // may read a tile its owner is rewriting in place; those values are discarded unused.
   T x[rows][vec];
-  {
-    const T* src = in + tile_base + my_offset;
-    if (full_vectors) {
+  const int my_offset = warp * Shape::warp_items + lane * vec;  // vector k is 32 * vec further on
+  auto load_tile = [&](int t) {
+    const std::int64_t base = static_cast<std::int64_t>(t) * Shape::tile_items;
+    const int count = tile_size<Shape>(n, base);
+    const T* src = in + base + my_offset;
+    if (vectorized && count == Shape::tile_items) {
 #pragma unroll
       for (int k = 0; k < rows; ++k) {
         const vec16<T> v = load_vec16(src + k * warp_size * vec);
@@ -173,10 +174,23 @@ __global__ void __launch_bounds__(Shape::threads)
 #pragma unroll
         for (int j = 0; j < vec; ++j) {
           const int e = k * warp_size * vec + j;
-          x[k][j] = my_offset + e < tile_count ? src[e] : Op::identity();
+          x[k][j] = my_offset + e < count ? src[e] : Op::identity();
         }
     }
+  };
+  int tile = 0;
+  if (num_tiles == 1) {
+    load_tile(0);
+  } else {
+    if (threadIdx.x == 0) s_tile = atomicAdd(tile_counter, 1);
+    if (Shape::speculate) load_tile(static_cast<int>(blockIdx.x));
+    __syncthreads();
+    tile = s_tile;
+    if (!Shape::speculate || tile != static_cast<int>(blockIdx.x)) load_tile(tile);
   }
+  const std::int64_t tile_base = static_cast<std::int64_t>(tile) * Shape::tile_items;
+  const int tile_count = tile_size<Shape>(n, tile_base);
+  const bool full_vectors = vectorized && tile_count == Shape::tile_items;
 
   // ---- Phase 3: scan each vector in registers (inclusive), then each row across the warp.
 #pragma unroll

@@ -20,6 +20,8 @@ template <>
 struct scan_lookback_tuning<4> {
   static constexpr int threads = 256;
   static constexpr int items = 16;  // 4 x 16-byte vectors: 4096-element (16 KiB) tiles
+  // Load tile blockIdx.x while the tile-id atomic is in flight (see scan_lookback.cuh).
+  static constexpr bool speculative_load = true;
   // Back-off (ns) between polls of a tile status that is not yet published; 0 polls
   // back-to-back.
   static constexpr unsigned spin_sleep_ns = 0;
@@ -29,6 +31,7 @@ template <>
 struct scan_lookback_tuning<8> {
   static constexpr int threads = 256;
   static constexpr int items = 8;  // 4 x 16-byte vectors: 2048-element (16 KiB) tiles
+  static constexpr bool speculative_load = true;
   static constexpr unsigned spin_sleep_ns = 0;
 };
 

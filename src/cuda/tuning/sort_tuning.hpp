@@ -13,7 +13,7 @@ struct onesweep_tuning {
   static constexpr int threads = radix;
   static constexpr int items = 15;
   static constexpr int tile = threads * items;
-  static constexpr int min_blocks = 2;  // registers: at most 128 per thread
+  static constexpr int min_blocks = 3;  // registers: at most 85 per thread
   // The upfront histogram: 16 keys per thread per round, blocks per SM for the grid size.
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items = 16;

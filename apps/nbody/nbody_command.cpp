@@ -1,0 +1,146 @@
+// `parprim nbody`: simulate, --compare the backends, or run the --ladder.
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "ladder.hpp"
+#include "parprim/context.hpp"
+#include "parprim/error.hpp"
+#include "simulate.hpp"
+
+namespace parprim::cli {
+namespace {
+
+struct nbody_args {
+  nbody::run_options run;
+  std::string precision = "float";
+  std::string backend_name = "auto";
+  std::string json_path;
+  bool compare = false, ladder = false;
+  CLI::Option* n_option = nullptr;
+  CLI::Option* init_option = nullptr;
+  CLI::Option* steps_option = nullptr;
+};
+
+[[noreturn]] void bad(const std::string& what) {
+  throw error(errc::invalid_argument, "parprim nbody: " + what);
+}
+
+context cuda_or_fail(const char* why) {
+  if (!context::cuda_built()) throw error(errc::backend_unavailable, std::string("parprim nbody: ") + why + ": this build has no CUDA backend");
+  if (context::cuda_device_count() == 0)
+    throw error(errc::backend_unavailable, std::string("parprim nbody: ") + why + ": no CUDA device is available");
+  return context::cuda(0);
+}
+
+context make_context(const std::string& name) {
+  if (name == "cpu") return context::cpu();
+  if (name == "cuda") return cuda_or_fail("--backend cuda");
+  return context::best_available();
+}
+
+void write_json(const std::string& path, const nlohmann::json& doc) {
+  if (path.empty()) return;
+  std::ofstream f(path);
+  if (!f) throw error(errc::io_error, "parprim nbody: cannot write --json file " + path);
+  f << doc.dump(2) << "\n";
+  if (!f) throw error(errc::io_error, "parprim nbody: error while writing --json file " + path);
+}
+
+nlohmann::json ladder_json(const nbody::ladder_report& rep) {
+  auto rows = nlohmann::json::array();
+  for (auto* section : {&rep.gpu, &rep.cpu})
+    for (auto& r : *section)
+      rows.push_back({{"step", r.name},
+                      {"where", r.where},
+                      {"configuration", r.configuration},
+                      {"n_run", r.n_run},
+                      {"ms", r.ms},
+                      {"interactions_per_s", r.interactions_per_s},
+                      {"gflops", r.gflops},
+                      {"vs_previous", r.vs_previous},
+                      {"vs_yardstick", r.vs_yardstick},
+                      {"rel_error", r.field_error},
+                      {"worst_rel_error", r.worst_error},
+                      {"yardstick", r.yardstick}});
+  return {{"n", rep.n}, {"device", rep.device}, {"rows", rows},
+          {"step_ms", rep.step_ms}, {"force_ms", rep.force_ms}};
+}
+
+void run(nbody_args& a) {
+  auto& o = a.run;
+  o.double_precision = a.precision == "double";
+  if (!o.file.empty() && !a.init_option->count()) o.init = "file";  // --file alone means --init file
+  o.n_given = a.n_option->count() > 0;
+  if (!a.json_path.empty()) {  // fail now rather than after a long run
+    std::ofstream probe(a.json_path);
+    if (!probe) throw error(errc::io_error, "parprim nbody: cannot write --json file " + a.json_path);
+  }
+  nlohmann::json doc = {{"command", invoked_command()}};
+  if (a.ladder) {
+    if (o.double_precision) bad("--ladder measures the float kernels (leave out --precision double)");
+    nbody::ladder_options lo;
+    lo.n = a.n_option->count() ? o.n : (std::int64_t(1) << 18);
+    lo.eps = o.eps;
+    lo.seed = o.seed;
+    if (lo.n <= 0) bad("--n=" + std::to_string(lo.n) + " must be at least 1");
+    if (!(lo.eps > 0)) bad("--ladder needs --eps > 0 (the steps from if_elimination on rely on softening)");
+    context ctx = make_context(a.backend_name);
+    auto rep = nbody::run_ladder(ctx, lo);
+    nbody::print_ladder(rep, std::cout);
+    doc["ladder"] = ladder_json(rep);
+  } else if (a.compare) {
+    if (!a.n_option->count()) o.n = 4096;
+    if (!a.steps_option->count()) o.steps = 10;
+    nbody::validate(o);
+    context gpu = cuda_or_fail("--compare");
+    doc["compare"] = nbody::run_compare(context::cpu(), gpu, o, std::cout);
+  } else {
+    nbody::validate(o);
+    context ctx = make_context(a.backend_name);
+    doc["run"] = nbody::run_simulation(ctx, o, std::cout);
+  }
+  write_json(a.json_path, doc);
+}
+
+}  // namespace
+
+void add_nbody_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<nbody_args>();
+  auto& o = a->run;
+  auto* cmd = app.add_subcommand("nbody", "Gravitational N-body simulation (all pairs, leapfrog), the course's "
+                                          "tuning ladder (--ladder) and a CPU/CUDA comparison (--compare)");
+  a->n_option = cmd->add_option("--n", o.n, "Number of bodies (default 16384; --ladder 2^18; --compare 4096)");
+  a->steps_option = cmd->add_option("--steps", o.steps, "Leapfrog steps (default 100; --compare 10)");
+  cmd->add_option("--dt", o.dt, "Time step in N-body units (default 0.001)");
+  cmd->add_option("--eps", o.eps, "Plummer softening length (default 0.01; 0 = none)");
+  a->init_option = cmd->add_option("--init", o.init, "Initial conditions: plummer, cube, collision or file")
+      ->check(CLI::IsMember({"plummer", "cube", "collision", "file"}));
+  cmd->add_option("--file", o.file, "Body file for --init file: CSV lines mass,x,y,z,vx,vy,vz");
+  cmd->add_option("--seed", o.seed, "Random seed of the initial conditions (default 1)");
+  cmd->add_option("--precision", a->precision, "float or double (default float)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd->add_option("--backend", a->backend_name, "cpu, cuda or auto (cuda when a GPU answers)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  cmd->add_option("--diag-every", o.diag_every, "Diagnostics every K steps (default: steps/10)");
+  cmd->add_option("--diag", o.diag_path, "Write the diagnostics as CSV to FILE");
+  cmd->add_option("--snapshot-every", o.snapshot_every, "Snapshot every K steps (default: the last step only)");
+  cmd->add_option("--snapshots", o.snapshot_dir, "Write snapshots (CSV body files) into DIR");
+  cmd->add_option("--frames", o.frame_dir, "Write PNG frames (frame_000000.png, ...) into DIR");
+  cmd->add_option("--frame-every", o.frame_every, "A frame every K steps (default 1)");
+  cmd->add_option("--frame-size", o.frame_size, "Frame width and height in pixels (default 512)");
+  auto* cmp = cmd->add_flag("--compare", a->compare, "Run CPU and CUDA on the same bodies and report the differences");
+  auto* lad = cmd->add_flag("--ladder", a->ladder, "Time the tuning ladder of force kernels (float)");
+  cmp->excludes(lad);
+  cmd->add_option("--json", a->json_path, "Write the results as JSON to FILE");
+  cmd->callback([a, &exit_code] {
+    run(*a);
+    exit_code = 0;
+  });
+}
+
+}  // namespace parprim::cli

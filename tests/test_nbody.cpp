@@ -1,0 +1,524 @@
+// The N-body simulator: initial conditions, the body file format, forces and potentials of
+// both backends and every ladder step against the double-precision oracle, conservation of
+// energy and momentum, a Kepler orbit, the outputs, and bad input.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "body_system.hpp"
+#include "cli/commands.hpp"
+#include "diagnostics.hpp"
+#include "initial_conditions.hpp"
+#include "ladder.hpp"
+#include "reference/nbody_ref.hpp"
+#include "render.hpp"
+#include "simulate.hpp"
+#include "support/test_support.hpp"
+
+// The CLI's main() normally defines this; the tests call the subcommand directly.
+std::string& parprim::cli::invoked_command() {
+  static std::string line = "parprim nbody (test)";
+  return line;
+}
+
+namespace parprim {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using nbody::body_set;
+
+// A scratch directory removed at the end of the test.
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    path = fs::temp_directory_path() / ("parprim_nbody_" + std::to_string(testing::fresh_seed()));
+    fs::create_directories(path);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+template <class F>
+void expect_error(F&& fn, errc code, std::vector<std::string> fragments) {
+  try {
+    fn();
+    ADD_FAILURE() << "no parprim::error thrown";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    for (auto& f : fragments) EXPECT_THAT(e.what(), HasSubstr(f));
+  }
+}
+
+// Bodies with unequal masses: a Plummer sphere whose masses are scaled by random factors in
+// [0.5, 1.5) (so the equal-mass shortcut is not taken).
+body_set<double> unequal_bodies(std::int64_t n, std::uint64_t seed) {
+  auto b = nbody::plummer(n, seed);
+  auto r = testing::random_vector<double>(n, seed ^ 0x5EED);
+  for (std::size_t i = 0; i < b.mass.size(); ++i) b.mass[i] *= 1.0 + 0.5 * r[i];
+  return b;
+}
+
+// Recycles poisoned (0xFF = NaN) device memory through the context's caching allocator, so
+// buffers made next start out as NaN rather than as some earlier test's right answer.
+void poison_allocator(const context& ctx) {
+  if (ctx.kind() != backend::cuda) return;
+  for (std::int64_t bytes = 1 << 10; bytes <= (std::int64_t(1) << 26); bytes *= 2) {
+    buffer<unsigned char> b(ctx, bytes);
+    b.fill_bytes(0xFF);
+  }
+  ctx.synchronize();
+}
+
+template <class T>
+double accel_tolerance() {
+  return std::is_same_v<T, float> ? 1e-5 : 1e-12;
+}
+
+// ---- Initial conditions ------------------------------------------------------------------
+
+TEST(NbodyInit, PlummerIsInNbodyUnitsAndVirialEquilibrium) {
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto b = nbody::plummer(4096, seed);
+  ASSERT_EQ(b.size(), 4096);
+  auto sys = nbody::make_body_system<double>(context::cpu(), b, 0.0);
+  const auto d = nbody::measure(*sys);
+  EXPECT_NEAR(d.mass, 1.0, 1e-12);
+  EXPECT_NEAR(std::hypot(d.px, d.py, d.pz), 0.0, 1e-12);  // centre-of-mass frame
+  // Sampling noise of 4096 bodies: a few percent.
+  EXPECT_NEAR(d.total, -0.25, 0.02);
+  EXPECT_NEAR(d.virial_ratio(), 1.0, 0.1);
+  double cx = 0;
+  for (std::size_t i = 0; i < b.mass.size(); ++i) cx += b.mass[i] * b.x[i];
+  EXPECT_NEAR(cx, 0.0, 1e-12);
+}
+
+TEST(NbodyInit, SameSeedSameBodies) {
+  const auto a = nbody::plummer(100, 7), b = nbody::plummer(100, 7), c = nbody::plummer(100, 8);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.vz, b.vz);
+  EXPECT_NE(a.x, c.x);
+}
+
+TEST(NbodyInit, CubeAndCollision) {
+  const auto cube = nbody::uniform_cube(1000, 3);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    EXPECT_LE(std::abs(cube.x[i]), 1.2);
+    EXPECT_EQ(cube.vx[i], 0.0);
+    EXPECT_DOUBLE_EQ(cube.mass[i], 1e-3);
+  }
+  const auto two = nbody::colliding_plummers(1001, 3);
+  ASSERT_EQ(two.size(), 1001);
+  double m = 0, left = 0;
+  for (std::size_t i = 0; i < 1001; ++i) m += two.mass[i], left += two.x[i] < 0 ? two.mass[i] : 0;
+  EXPECT_NEAR(m, 1.0, 1e-12);
+  EXPECT_NEAR(left, 0.5, 0.05);  // about half the mass in each cluster
+  expect_error([] { nbody::colliding_plummers(1, 1); }, errc::invalid_argument, {"n=1"});
+  expect_error([] { nbody::plummer(0, 1); }, errc::invalid_argument, {"n=0"});
+}
+
+// ---- Body files ----------------------------------------------------------------------------
+
+TEST(NbodyFile, RoundTripIsExact) {
+  temp_dir dir;
+  const auto b = unequal_bodies(50, 11);
+  nbody::write_bodies_csv(dir.file("b.csv"), b);
+  const auto r = nbody::read_bodies_csv(dir.file("b.csv"));
+  EXPECT_EQ(r.mass, b.mass);
+  EXPECT_EQ(r.x, b.x);
+  EXPECT_EQ(r.vz, b.vz);
+  // Float snapshots read back as the same floats.
+  const auto f = b.as<float>();
+  nbody::write_bodies_csv(dir.file("f.csv"), f);
+  EXPECT_EQ(nbody::read_bodies_csv(dir.file("f.csv")).as<float>().y, f.y);
+}
+
+TEST(NbodyFile, HeaderCommentsAndBlankLines) {
+  temp_dir dir;
+  std::ofstream(dir.file("ok.csv")) << "# two bodies\nMass, x, y, z, vx, vy, vz\n\n"
+                                    << "0.5, -0.5, 0, 0, 0, -0.5, 0   # left\n0.5,0.5,0,0,0,0.5,0\n";
+  const auto b = nbody::read_bodies_csv(dir.file("ok.csv"));
+  ASSERT_EQ(b.size(), 2);
+  EXPECT_EQ(b.x[0], -0.5);
+  EXPECT_EQ(b.vy[1], 0.5);
+}
+
+TEST(NbodyFile, MalformedLinesNameFileAndLine) {
+  temp_dir dir;
+  auto check = [&](const std::string& text, std::vector<std::string> fragments) {
+    const std::string path = dir.file("bad.csv");
+    std::ofstream(path) << text;
+    fragments.push_back(path);
+    expect_error([&] { nbody::read_bodies_csv(path); }, errc::invalid_argument, fragments);
+  };
+  const std::string good = "1,0,0,0,0,0,0\n";
+  check(good + good + "1,2,3\n", {":3:", "expected 7", "found 3"});
+  check(good + "1,2,3,4,5,6,7,8\n", {":2:", "found 8"});
+  check("mass,x,y,z,vx,vy,vz\n" + good + "1,2,abc,4,5,6,7\n", {":3:", "'abc' is not a number"});
+  check(good + "-1,0,0,0,0,0,0\n", {":2:", "negative"});
+  check(good + "1,0,0,nan,0,0,0\n", {":2:", "not finite"});
+  check(good + "1,0,,0,0,0,0\n", {":2:", "empty"});
+  check(good + "1,0,0,0,0,0,0,\n", {":2:", "found 8"});
+  check("# nothing\n\n", {"no bodies"});
+  check(good + "nan,0,0,0,0,0,0\n", {":2:"});
+  expect_error([&] { nbody::read_bodies_csv(dir.file("missing.csv")); }, errc::io_error,
+               {"cannot read", "missing.csv"});
+}
+
+// ---- Forces and potentials against the oracle ----------------------------------------------
+
+class NbodyBackend : public ::testing::TestWithParam<backend> {
+ protected:
+  void SetUp() override { PARPRIM_SKIP_IF_NO_BACKEND(GetParam()); }
+};
+
+template <class T>
+void check_forces(const context& ctx, const body_set<double>& bodies, double eps) {
+  const auto b = bodies.as<T>();
+  poison_allocator(ctx);
+  auto sys = nbody::make_body_system<T>(ctx, b, T(eps));
+  const auto a = sys->accelerations();
+  ASSERT_EQ(a.size(), b.size());
+  const auto e = reference::nbody_accel_error(b, a, double(T(eps)), reference::nbody_sample(b.size(), 512));
+  SCOPED_TRACE(std::string(type_name<T>()) + " n=" + std::to_string(b.size()) + " eps=" + std::to_string(eps) +
+               (sys->equal_masses() ? " equal masses" : " unequal masses"));
+  EXPECT_LE(e.field, accel_tolerance<T>());
+  EXPECT_LE(e.worst, 20 * accel_tolerance<T>());
+  // Potentials, against the oracle, on a few bodies.
+  const auto phi = sys->potentials();
+  for (auto i : reference::nbody_sample(b.size(), 16)) {
+    const double ref = reference::nbody_potential(b, double(T(eps)), i);
+    EXPECT_NEAR(phi[std::size_t(i)], ref, (std::is_same_v<T, float> ? 1e-5 : 1e-12) * std::max(1.0, std::abs(ref)))
+        << "body " << i;
+  }
+}
+
+TEST_P(NbodyBackend, ForcesMatchTheOracle) {
+  const context ctx = testing::make_context(GetParam());
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // Sizes around the tiles (128 bodies, 8 per thread: 1024 per block) and the CPU blocks.
+  for (std::int64_t n : {1, 2, 3, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 2049}) {
+    for (double eps : {0.01, 0.0}) {
+      check_forces<float>(ctx, nbody::plummer(n, seed + n), eps);
+      check_forces<double>(ctx, nbody::plummer(n, seed + n), eps);
+      check_forces<float>(ctx, unequal_bodies(n, seed + n), eps);
+      check_forces<double>(ctx, unequal_bodies(n, seed + n), eps);
+    }
+  }
+}
+
+TEST_P(NbodyBackend, ForcesOfLargerSystems) {
+  const context ctx = testing::make_context(GetParam());
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // Enough bodies for several j slices on a GPU; the oracle checks a sample.
+  const std::int64_t n = GetParam() == backend::cuda ? 65537 : 8193;
+  check_forces<float>(ctx, nbody::plummer(n, seed), 0.01);
+  check_forces<float>(ctx, nbody::colliding_plummers(n, seed), 0.01);
+  check_forces<double>(ctx, unequal_bodies(n, seed), 0.01);
+}
+
+TEST_P(NbodyBackend, StateRoundTripAndChecks) {
+  const context ctx = testing::make_context(GetParam());
+  const auto b = unequal_bodies(300, 5).as<float>();
+  auto sys = nbody::make_body_system<float>(ctx, b, 0.01f);
+  const auto s = sys->state();
+  EXPECT_EQ(s.x, b.x);
+  EXPECT_EQ(s.mass, b.mass);
+  EXPECT_EQ(s.vz, b.vz);
+  EXPECT_FALSE(sys->equal_masses());
+  const std::string name = "[" + ctx.name() + "]";
+  expect_error([&] { nbody::make_body_system<float>(ctx, b, -1.0f); }, errc::invalid_argument,
+               {"parprim::nbody::make_body_system", name, "eps=-1"});
+  expect_error([&] { nbody::make_body_system<float>(ctx, body_set<float>{}, 0.01f); },
+               errc::invalid_argument, {"empty"});
+  auto bad = b;
+  bad.x[7] = std::nanf("");
+  expect_error([&] { nbody::make_body_system<float>(ctx, bad, 0.01f); }, errc::invalid_argument, {"x[7]"});
+  bad = b;
+  bad.mass[3] = -1;
+  expect_error([&] { sys->set_state(bad); }, errc::invalid_argument, {"mass[3]=-1", name});
+  bad = b;
+  bad.vy.pop_back();
+  expect_error([&] { sys->set_state(bad); }, errc::invalid_argument, {"vy.size()=299"});
+  expect_error([&] { sys->advance(1, 0.0f); }, errc::invalid_argument, {"advance", "dt=0"});
+  expect_error([&] { sys->advance(-1, 0.1f); }, errc::invalid_argument, {"steps=-1"});
+  // Nothing changed.
+  EXPECT_EQ(sys->state().x, b.x);
+}
+
+// ---- Integration ---------------------------------------------------------------------------
+
+// Energy and momentum over 1000 leapfrog steps of a Plummer sphere (double, eps = 0.01,
+// dt = 1e-3): the leapfrog's energy error stays bounded, and pairwise forces conserve
+// momentum up to rounding.
+template <class T>
+void check_conservation(const context& ctx, std::int64_t n, std::int64_t steps, double max_drift) {
+  auto sys = nbody::make_body_system<T>(ctx, nbody::plummer(n, 42).as<T>(), T(0.01));
+  const auto d0 = nbody::measure(*sys);
+  double scale = 0;  // sum m |v|: the size of the momenta that cancel
+  const auto s0 = sys->state();
+  for (std::size_t i = 0; i < s0.mass.size(); ++i)
+    scale += s0.mass[i] * std::hypot(double(s0.vx[i]), double(s0.vy[i]), double(s0.vz[i]));
+  sys->advance(steps, T(1e-3));
+  const auto d1 = nbody::measure(*sys);
+  const double drift = nbody::relative_drift(d1, d0);
+  SCOPED_TRACE(ctx.name() + " n=" + std::to_string(n) + " steps=" + std::to_string(steps));
+  EXPECT_LE(std::abs(drift), max_drift) << "E0=" << d0.total << " E1=" << d1.total;
+  const double dp = std::hypot(d1.px - d0.px, d1.py - d0.py, d1.pz - d0.pz);
+  EXPECT_LE(dp, (std::is_same_v<T, float> ? 1e-5 : 1e-12) * scale) << "momentum change " << dp;
+  const double dl = std::hypot(d1.lx - d0.lx, d1.ly - d0.ly, d1.lz - d0.lz);
+  EXPECT_LE(dl, (std::is_same_v<T, float> ? 1e-4 : 1e-10) * std::max(1.0, scale));
+  EXPECT_EQ(sys->steps_taken(), steps);
+}
+
+TEST_P(NbodyBackend, EnergyDriftAndMomentum) {
+  const context ctx = testing::make_context(GetParam());
+  if (GetParam() == backend::cuda) {
+    // The case in full: 4096 bodies, 1000 steps.
+    check_conservation<double>(ctx, 4096, 1000, 1e-5);
+    check_conservation<float>(ctx, 4096, 1000, 1e-4);
+  } else {
+    // The same case on 1024 bodies (16x less work) keeps the CPU test short; the full case
+    // runs on CUDA, and on the CPU with PARPRIM_NBODY_FULL=1.
+    const bool full = std::getenv("PARPRIM_NBODY_FULL") != nullptr;
+    check_conservation<double>(ctx, full ? 4096 : 1024, 1000, 1e-5);
+    check_conservation<float>(ctx, 1024, 200, 1e-4);
+  }
+}
+
+// Two bodies of mass 1/2 a unit apart on a circular orbit (eps = 0): period 2 pi. After one
+// period of 10,000 steps both are back where they started.
+template <class T>
+void check_kepler(const context& ctx, double tolerance) {
+  body_set<T> b;
+  b.mass = {T(0.5), T(0.5)};
+  b.x = {T(-0.5), T(0.5)}, b.y = {0, 0}, b.z = {0, 0};
+  b.vx = {0, 0}, b.vy = {T(-0.5), T(0.5)}, b.vz = {0, 0};
+  auto sys = nbody::make_body_system<T>(ctx, b, T(0));
+  const double period = 2 * 3.14159265358979323846;
+  sys->advance(10000, T(period / 10000));
+  const auto s = sys->state();
+  for (int k = 0; k < 2; ++k) {
+    const double err = std::hypot(double(s.x[k]) - b.x[k], double(s.y[k]) - b.y[k], double(s.z[k]));
+    EXPECT_LE(err / 0.5, tolerance) << type_name<T>() << " body " << k << " at (" << s.x[k] << ", " << s.y[k] << ")";
+  }
+}
+
+TEST_P(NbodyBackend, KeplerOrbitClosesAfterOnePeriod) {
+  const context ctx = testing::make_context(GetParam());
+  check_kepler<double>(ctx, 1e-4);
+  check_kepler<float>(ctx, 1e-3);  // float positions carry 6e-8 rounding per step
+}
+
+TEST(NbodyCpu, ResultsDoNotDependOnTheThreadCount) {
+  const auto b = unequal_bodies(3000, 9).as<float>();
+  auto one = nbody::make_body_system<float>(context::cpu(1), b, 0.01f);
+  auto two = nbody::make_body_system<float>(context::cpu(2), b, 0.01f);
+  one->advance(3, 1e-3f);
+  two->advance(3, 1e-3f);
+  EXPECT_EQ(one->state().x, two->state().x);
+  EXPECT_EQ(one->accelerations().z, two->accelerations().z);
+}
+
+TEST(NbodyCuda, MatchesTheCpuBackend) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  const auto b = nbody::plummer(4096, testing::fresh_seed()).as<double>();
+  auto cpu = nbody::make_body_system<double>(context::cpu(), b, 0.01);
+  auto gpu = nbody::make_body_system<double>(context::cuda(0), b, 0.01);
+  cpu->advance(20, 1e-3);
+  gpu->advance(20, 1e-3);
+  const auto sc = cpu->state(), sg = gpu->state();
+  for (std::size_t i = 0; i < sc.x.size(); ++i) ASSERT_NEAR(sg.x[i], sc.x[i], 1e-10) << "body " << i;
+}
+
+// ---- The ladder ----------------------------------------------------------------------------
+
+TEST(NbodyLadder, EveryStepMatchesTheOracle) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  const context ctx = context::cuda(0);
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::int64_t n : {1, 2, 255, 256, 257, 1023, 1025, 4099}) {
+    for (bool equal : {true, false}) {
+      const auto b = (equal ? nbody::plummer(n, seed + n) : unequal_bodies(n, seed + n)).as<float>();
+      poison_allocator(ctx);
+      nbody::gpu_ladder ladder(ctx, b, 0.01f);
+      for (auto r : nbody::all_rungs()) {
+        if (!ladder.applicable(r)) {
+          EXPECT_TRUE(r == nbody::rung::equal_mass && !equal);
+          continue;
+        }
+        ladder.poison();
+        ladder.run(r);
+        const auto a = ladder.result(r);
+        const auto e = reference::nbody_accel_error(b, a, 0.01f, reference::nbody_sample(n, 512));
+        EXPECT_LE(e.field, 1e-5) << nbody::to_string(r) << " n=" << n << (equal ? " equal" : " unequal");
+        EXPECT_LE(e.worst, 2e-4) << nbody::to_string(r) << " n=" << n;
+      }
+    }
+  }
+  ctx.synchronize();
+}
+
+TEST(NbodyLadder, NeedsCudaAndSoftening) {
+  const auto b = nbody::plummer(10, 1).as<float>();
+  if (!testing::cuda_usable()) {
+    EXPECT_THROW(nbody::gpu_ladder(context::cpu(), b, 0.01f), error);
+    return;
+  }
+  expect_error([&] { nbody::gpu_ladder(context::cuda(0), b, 0.0f); }, errc::invalid_argument, {"eps=0"});
+}
+
+TEST(NbodyLadder, CpuRowsRunAndAgree) {
+  nbody::ladder_options o;
+  o.n = 1500;
+  o.cpu_n = 1500;
+  o.gpu = false;
+  o.max_repetitions = 1;
+  o.budget_ms = 1;
+  const auto rep = nbody::run_ladder(context::cpu(), o);
+  ASSERT_EQ(rep.cpu.size(), 2u);
+  for (auto& r : rep.cpu) {
+    EXPECT_GT(r.interactions_per_s, 0) << r.name;
+    EXPECT_LE(r.field_error, 1e-5) << r.name;
+    EXPECT_NEAR(r.gflops, 20 * r.interactions_per_s / 1e9, 1e-9 * r.gflops);
+  }
+  std::ostringstream out;
+  nbody::print_ladder(rep, out);
+  EXPECT_THAT(out.str(), HasSubstr("cpu_obvious"));
+  EXPECT_THAT(out.str(), HasSubstr("cpu_backend"));
+}
+
+// ---- Outputs and the command line ----------------------------------------------------------
+
+TEST(NbodyRun, WritesDiagnosticsSnapshotsAndFrames) {
+  temp_dir dir;
+  nbody::run_options o;
+  o.n = 200;
+  o.steps = 20;
+  o.init = "collision";
+  o.diag_every = 5;
+  o.diag_path = dir.file("diag.csv");
+  o.snapshot_every = 10;
+  o.snapshot_dir = dir.file("snaps");
+  o.frame_dir = dir.file("frames");
+  o.frame_every = 10;
+  o.frame_size = 64;
+  std::ostringstream out;
+  const auto doc = nbody::run_simulation(context::cpu(), o, out);
+  EXPECT_THAT(out.str(), HasSubstr("200 bodies"));
+  EXPECT_EQ(doc["diagnostics"].size(), 5u);  // steps 0, 5, 10, 15, 20
+  std::ifstream diag(o.diag_path);
+  std::string header, line;
+  std::getline(diag, header);
+  EXPECT_EQ(header, "step,time,kinetic,potential,total,rel_energy_drift,px,py,pz,lx,ly,lz");
+  int rows = 0;
+  while (std::getline(diag, line)) ++rows;
+  EXPECT_EQ(rows, 5);
+  for (const char* snap : {"snapshot_000010.csv", "snapshot_000020.csv"})
+    EXPECT_EQ(nbody::read_bodies_csv(o.snapshot_dir + "/" + snap).size(), 200) << snap;
+  for (const char* frame : {"frame_000000.png", "frame_000001.png", "frame_000002.png"}) {
+    std::ifstream png(o.frame_dir + "/" + frame, std::ios::binary);
+    char sig[8] = {};
+    png.read(sig, 8);
+    EXPECT_EQ(std::string(sig + 1, 3), "PNG") << frame;
+  }
+  EXPECT_FALSE(fs::exists(o.frame_dir + "/frame_000003.png"));
+}
+
+TEST(NbodyRun, FrameShowsTheCluster) {
+  const auto b = nbody::plummer(5000, 2);
+  const auto cam = nbody::frame_camera(b, 128);
+  const auto rgb = nbody::render_frame(b, cam, 128);
+  ASSERT_EQ(rgb.size(), 3u * 128 * 128);
+  int lit = 0, centre = 0;
+  for (int y = 0; y < 128; ++y)
+    for (int x = 0; x < 128; ++x) {
+      int v = rgb[3 * (y * 128 + x)] + rgb[3 * (y * 128 + x) + 1] + rgb[3 * (y * 128 + x) + 2];
+      lit += v > 0;
+      if (std::abs(x - 64) < 8 && std::abs(y - 64) < 8) centre += v;
+    }
+  EXPECT_GT(lit, 1000);
+  EXPECT_GT(centre / 256, 200);  // the core is bright
+}
+
+// Runs `parprim nbody ARGS...` in process; returns the exit code or rethrows what main() prints.
+int run_cli(std::vector<std::string> args) {
+  CLI::App app;
+  int exit_code = -1;
+  cli::add_nbody_command(app, exit_code);
+  args.insert(args.begin(), "nbody");
+  std::vector<const char*> argv = {"parprim"};
+  for (auto& a : args) argv.push_back(a.c_str());
+  app.parse(int(argv.size()), const_cast<char**>(argv.data()));
+  return exit_code;
+}
+
+TEST(NbodyCli, RejectsBadOptions) {
+  auto rejects = [](std::vector<std::string> args, const std::string& text) {
+    try {
+      run_cli(args);
+      ADD_FAILURE() << "accepted: " << ::testing::PrintToString(args);
+    } catch (const error& e) {
+      EXPECT_THAT(e.what(), HasSubstr(text));
+    } catch (const CLI::ParseError& e) {
+      EXPECT_THAT(std::string(e.what()), HasSubstr(text));
+    }
+  };
+  rejects({"--n", "0", "--backend", "cpu"}, "--n=0");
+  rejects({"--n", "-5", "--backend", "cpu"}, "--n=-5");
+  rejects({"--dt", "0", "--backend", "cpu"}, "--dt=0");
+  rejects({"--dt", "-1e-3", "--backend", "cpu"}, "--dt");
+  rejects({"--eps", "-0.1", "--backend", "cpu"}, "--eps=-0.1");
+  rejects({"--steps", "-1", "--backend", "cpu"}, "--steps=-1");
+  rejects({"--init", "file", "--backend", "cpu"}, "--file");
+  rejects({"--init", "galaxy"}, "--init");
+  rejects({"--precision", "half"}, "--precision");
+  rejects({"--frobnicate"}, "frobnicate");
+  rejects({"--frame-size", "4", "--backend", "cpu"}, "--frame-size");
+  rejects({"--ladder", "--compare"}, "excludes");
+  rejects({"--ladder", "--precision", "double"}, "float");
+  rejects({"--ladder", "--eps", "0", "--backend", "cpu"}, "eps");
+  rejects({"--snapshot-every", "5", "--backend", "cpu"}, "--snapshots");
+  temp_dir dir;
+  std::ofstream(dir.file("bodies.csv")) << "1,0,0,0,0,0,0\n1,1,0,0,0,0\n";
+  rejects({"--file", dir.file("bodies.csv"), "--backend", "cpu"}, "bodies.csv:2:");
+  std::ofstream(dir.file("two.csv")) << "1,0,0,0,0,0,0\n1,1,0,0,0,0,0\n";
+  rejects({"--file", dir.file("two.csv"), "--n", "3", "--backend", "cpu"}, "holds 2 bodies");
+  rejects({"--n", "10", "--steps", "1", "--backend", "cpu", "--json", "/nonexistent/dir/x.json"}, "cannot write");
+  if (!testing::cuda_usable()) {
+    rejects({"--n", "10", "--backend", "cuda"}, "cuda");
+    rejects({"--compare", "--n", "10"}, "--compare");
+  }
+}
+
+TEST(NbodyCli, RunsAFileAndWritesJson) {
+  temp_dir dir;
+  std::ofstream(dir.file("two.csv")) << "mass,x,y,z,vx,vy,vz\n0.5,-0.5,0,0,0,-0.5,0\n0.5,0.5,0,0,0,0.5,0\n";
+  ::testing::internal::CaptureStdout();
+  const int rc = run_cli({"--file", dir.file("two.csv"), "--eps", "0", "--steps", "100", "--dt", "0.01",
+                          "--precision", "double", "--backend", "cpu", "--json", dir.file("out.json")});
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, 0);
+  EXPECT_THAT(out, HasSubstr("2 bodies"));
+  const auto doc = nlohmann::json::parse(std::ifstream(dir.file("out.json")));
+  EXPECT_EQ(doc["run"]["n"], 2);
+  EXPECT_EQ(doc["run"]["steps"], 100);
+  EXPECT_LT(std::abs(doc["run"]["rel_energy_drift"].get<double>()), 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NbodyBackend, ::testing::ValuesIn(testing::all_backends()),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace parprim

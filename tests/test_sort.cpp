@@ -1,0 +1,439 @@
+// radix_sort and radix_sort_pairs against std::stable_sort with the documented key order,
+// over backend x algorithm x key type x value width x order x bit range x size (every tile
+// edge), on uniform bits, few distinct keys, all-equal keys, special floats (NaN of both
+// signs, +-0.0, +-inf, denormals), sorted and reversed input. Values are the original
+// indices, so comparing them checks stability exactly (a stable sort's permutation is unique).
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <tuple>
+
+#include "parprim/sort.hpp"
+#include "reference/sort_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+using testing::fresh_seed;
+
+enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed };
+
+const char* name_of(dist d) {
+  switch (d) {
+    case dist::uniform: return "uniform";
+    case dist::few_distinct: return "few_distinct";
+    case dist::all_equal: return "all_equal";
+    case dist::special: return "special";
+    case dist::sorted: return "sorted";
+    case dist::reversed: return "reversed";
+  }
+  return "?";
+}
+
+template <class K>
+K from_bits(std::uint64_t r) {
+  K k;
+  std::memcpy(&k, &r, sizeof(K));  // little endian: the low bytes of r
+  return k;
+}
+
+// Values that stress the key transform: both zeros, infinities, NaNs of both signs with
+// several payloads, denormals, extremes; for integers the extremes and neighbours of 0.
+template <class K>
+std::vector<K> special_values() {
+  if constexpr (std::is_same_v<K, float>) {
+    std::vector<std::uint32_t> b = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                                    0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF, 0xFFFFFFFF,
+                                    0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x3F800000,
+                                    0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF};
+    std::vector<K> v;
+    for (auto x : b) v.push_back(from_bits<K>(x));
+    return v;
+  } else if constexpr (std::is_same_v<K, double>) {
+    std::vector<std::uint64_t> b = {
+        0x0000000000000000ull, 0x8000000000000000ull, 0x7FF0000000000000ull, 0xFFF0000000000000ull,
+        0x7FF8000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull, 0xFFF0000000000001ull,
+        0x7FFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull, 0x0000000000000001ull, 0x8000000000000001ull,
+        0x3FF0000000000000ull, 0xBFF0000000000000ull, 0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull};
+    std::vector<K> v;
+    for (auto x : b) v.push_back(from_bits<K>(x));
+    return v;
+  } else {
+    return {K(0), K(1), K(2), K(-1), K(-2), std::numeric_limits<K>::min(),
+            std::numeric_limits<K>::max(), K(std::numeric_limits<K>::max() - 1),
+            K(std::numeric_limits<K>::min() + 1)};
+  }
+}
+
+template <class K>
+std::vector<K> make_keys(std::int64_t n, std::uint64_t seed, dist d) {
+  std::mt19937_64 g(seed);
+  std::vector<K> v(static_cast<std::size_t>(n));
+  switch (d) {
+    case dist::uniform:
+    case dist::sorted:
+    case dist::reversed:
+      for (auto& x : v) x = from_bits<K>(g());  // every bit pattern: floats include NaNs
+      break;
+    case dist::few_distinct: {
+      K pool[5];
+      for (auto& p : pool) p = from_bits<K>(g());
+      for (auto& x : v) x = pool[g() % 5];
+      break;
+    }
+    case dist::all_equal: {
+      K k = from_bits<K>(g());
+      for (auto& x : v) x = k;
+      break;
+    }
+    case dist::special: {
+      auto s = special_values<K>();
+      for (auto& x : v) x = s[g() % s.size()];
+      break;
+    }
+  }
+  if (d == dist::sorted || d == dist::reversed) {
+    std::stable_sort(v.begin(), v.end(), [](K a, K b) { return reference::key_less(a, b); });
+    if (d == dist::reversed) std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+struct sort_case {
+  sort_order order = sort_order::ascending;
+  int begin_bit = 0;
+  int end_bit = -1;
+  dist d = dist::uniform;
+};
+
+template <class K>
+std::string describe(const sort_case& c, std::int64_t n, const char* values) {
+  return std::string(type_name<K>()) + " keys, values " + values + ", " + to_string(c.order) +
+         ", bits [" + std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) + "), " +
+         name_of(c.d) + ", n=" + std::to_string(n);
+}
+
+template <class T>
+std::int64_t count_mismatches(const std::vector<T>& got, const std::vector<T>& want,
+                              const std::string& where, const char* what) {
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ < 3)
+      ADD_FAILURE() << where << ": " << what << "[" << i << "] got " << got[i] << " want "
+                    << want[i];
+  }
+  return bad;
+}
+
+// Sorts keys (and values = original index, when V is not void) and compares with the oracle.
+template <class K, class V = void>
+void check_sort(const context& ctx, sort_algorithm alg, std::int64_t n, const sort_case& c,
+                std::uint64_t seed, workspace* ws = nullptr) {
+  const int bits = int(sizeof(K) * 8);
+  const int end = c.end_bit == -1 ? bits : c.end_bit;
+  constexpr bool pairs = !std::is_void_v<V>;
+  const std::string where = describe<K>(c, n, pairs ? type_name<std::conditional_t<pairs, V, int>>() : "none") +
+                            ", " + to_string(alg);
+  auto keys = make_keys<K>(n, seed, c.d);
+  auto perm = reference::stable_sort_permutation(keys, c.order == sort_order::descending,
+                                                 c.begin_bit, end);
+  std::vector<K> want_keys(keys.size());
+  for (std::size_t j = 0; j < perm.size(); ++j) want_keys[j] = keys[static_cast<std::size_t>(perm[j])];
+
+  auto kb = buffer<K>::from_host(ctx, keys);
+  if constexpr (pairs) {
+    std::vector<V> values(keys.size()), want_values(keys.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<V>(i);
+    for (std::size_t j = 0; j < perm.size(); ++j) want_values[j] = static_cast<V>(perm[j]);
+    auto vb = buffer<V>::from_host(ctx, values);
+    radix_sort_pairs<K, V>(ctx, kb, vb, c.order, c.begin_bit, c.end_bit, alg, ws);
+    EXPECT_EQ(count_mismatches(kb.to_host(), want_keys, where, "keys"), 0) << where;
+    EXPECT_EQ(count_mismatches(vb.to_host(), want_values, where, "values"), 0) << where;
+  } else {
+    radix_sort<K>(ctx, kb, c.order, c.begin_bit, c.end_bit, alg, ws);
+    EXPECT_EQ(count_mismatches(kb.to_host(), want_keys, where, "keys"), 0) << where;
+  }
+}
+
+// Sizes around the tiles: Onesweep's 3840-key tiles and 4096-key histogram rounds, warps,
+// powers of two +-1, and a few million.
+std::vector<std::int64_t> sort_sizes(sort_algorithm alg) {
+  if (alg == sort_algorithm::split_1bit)  // one pass per bit: keep it small
+    return {0, 1, 2, 31, 33, 256, 257, 3841, 4097, 65537};
+  return {0,    1,    2,    31,   32,    33,    255,   256,   257,     3839,
+          3840, 3841, 4095, 4096, 4097,  7679,  7680,  7681,  65535,   65537,
+          (1 << 20) + 3};
+}
+
+using param = std::tuple<backend, sort_algorithm>;
+class RadixSort : public ::testing::TestWithParam<param> {
+ protected:
+  void SetUp() override {
+    PARPRIM_SKIP_IF_NO_BACKEND(std::get<0>(GetParam()));
+    seed_ = fresh_seed();
+  }
+  context ctx() const { return testing::make_context(std::get<0>(GetParam())); }
+  sort_algorithm alg() const { return std::get<1>(GetParam()); }
+  std::uint64_t seed_ = 0;
+};
+
+template <class K>
+void keys_every_size(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
+  for (std::int64_t n : sort_sizes(alg))
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<K>(ctx, alg, n, {o, 0, -1, dist::uniform}, seed ^ std::uint64_t(n * 31 + int(o)));
+}
+
+TEST_P(RadixSort, KeysEveryTypeSizeAndOrder) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  keys_every_size<std::int32_t>(c, alg(), seed_);
+  keys_every_size<std::uint32_t>(c, alg(), seed_);
+  keys_every_size<std::int64_t>(c, alg(), seed_);
+  keys_every_size<std::uint64_t>(c, alg(), seed_);
+  keys_every_size<float>(c, alg(), seed_);
+  keys_every_size<double>(c, alg(), seed_);
+}
+
+template <class K, class V>
+void pairs_some_sizes(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(33), std::int64_t(3840),
+                         std::int64_t(3841), std::int64_t(65537)})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<K, V>(ctx, alg, n, {o, 0, -1, dist::few_distinct}, seed + std::uint64_t(n) + int(o));
+}
+
+TEST_P(RadixSort, PairsEveryKeyAndValueType) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  // Every key type with a 4- and an 8-byte value; every value type with u32 and f64 keys.
+  pairs_some_sizes<std::int32_t, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<std::int32_t, double>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, std::int32_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, float>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, std::int64_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, std::uint64_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint32_t, double>(c, alg(), seed_);
+  pairs_some_sizes<std::int64_t, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<std::int64_t, std::int64_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint64_t, float>(c, alg(), seed_);
+  pairs_some_sizes<std::uint64_t, std::uint64_t>(c, alg(), seed_);
+  pairs_some_sizes<float, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<float, std::uint64_t>(c, alg(), seed_);
+  pairs_some_sizes<double, std::int32_t>(c, alg(), seed_);
+  pairs_some_sizes<double, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<double, std::int64_t>(c, alg(), seed_);
+  pairs_some_sizes<double, float>(c, alg(), seed_);
+  pairs_some_sizes<double, double>(c, alg(), seed_);
+}
+
+template <class K, class V>
+void every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
+  const std::int64_t n = alg == sort_algorithm::split_1bit ? 20'011 : 200'003;
+  for (dist d : {dist::uniform, dist::few_distinct, dist::all_equal, dist::special, dist::sorted,
+                 dist::reversed})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<K, V>(ctx, alg, n, {o, 0, -1, d}, seed + int(d) * 2 + int(o));
+}
+
+TEST_P(RadixSort, DuplicatesAllEqualSpecialSortedReversed) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  every_distribution<std::uint32_t, std::uint32_t>(c, alg(), seed_);
+  every_distribution<std::int32_t, std::uint64_t>(c, alg(), seed_);
+  every_distribution<float, std::uint32_t>(c, alg(), seed_);
+  every_distribution<std::int64_t, std::uint32_t>(c, alg(), seed_);
+  every_distribution<double, std::uint64_t>(c, alg(), seed_);
+}
+
+template <class K>
+void bit_ranges(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
+  const int bits = int(sizeof(K) * 8);
+  const std::vector<std::pair<int, int>> ranges = {
+      {0, 8}, {8, 24}, {3, 17}, {bits - 1, bits}, {5, bits - 3}, {0, 1}, {bits - 12, -1}};
+  for (auto [b, e] : ranges)
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      for (std::int64_t n : {std::int64_t(257), std::int64_t(7681), std::int64_t(100'003)})
+        check_sort<K, std::uint32_t>(ctx, alg, n, {o, b, e, dist::uniform},
+                                     seed + std::uint64_t(b * 131 + e) + std::uint64_t(n));
+}
+
+TEST_P(RadixSort, BitRanges) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  bit_ranges<std::uint32_t>(c, alg(), seed_);
+  bit_ranges<std::int32_t>(c, alg(), seed_);
+  bit_ranges<float>(c, alg(), seed_);
+  bit_ranges<std::uint64_t>(c, alg(), seed_);
+  bit_ranges<double>(c, alg(), seed_);
+}
+
+// A few million keys on the widths the benchmark measures, with and without a workspace.
+TEST_P(RadixSort, FewMillion) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  const std::int64_t n = alg() == sort_algorithm::split_1bit ? 1'000'003 : 3'000'017;
+  workspace ws(c);
+  check_sort<std::uint32_t>(c, alg(), n, {}, seed_);
+  check_sort<std::uint32_t, std::uint32_t>(c, alg(), n, {}, seed_ + 1, &ws);
+  if (alg() == sort_algorithm::onesweep) {
+    check_sort<std::uint64_t>(c, alg(), n, {}, seed_ + 2, &ws);
+    check_sort<double, std::uint64_t>(c, alg(), n, {sort_order::descending, 0, -1, dist::special},
+                                      seed_ + 3, &ws);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, RadixSort,
+    ::testing::Combine(::testing::Values(backend::cpu, backend::cuda),
+                       ::testing::Values(sort_algorithm::split_1bit, sort_algorithm::onesweep)),
+    [](const auto& info) {
+      return std::string(to_string(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param));
+    });
+
+// The oracle's comparator and its bit image agree (the bit-range tests rely on the image).
+TEST(RadixSortOracle, ImageOrderMatchesComparator) {
+  auto check = [](auto tag) {
+    using K = decltype(tag);
+    auto v = special_values<K>();
+    for (K a : v)
+      for (K b : v) {
+        EXPECT_EQ(reference::key_less(a, b),
+                  reference::ordered_image(a, false) < reference::ordered_image(b, false));
+        EXPECT_EQ(reference::key_less(b, a),
+                  reference::ordered_image(a, true) < reference::ordered_image(b, true));
+      }
+  };
+  check(float{});
+  check(double{});
+  check(std::int32_t{});
+  check(std::int64_t{});
+}
+
+// The documented float order, spelled out.
+TEST(RadixSortEdges, FloatOrderOnBothBackends) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> in = {1.0f, -nan, 0.0f, inf, -0.0f, nan, -inf, -1.0f};
+  for (backend b : testing::all_backends()) {
+    if (b == backend::cuda && !testing::cuda_usable()) continue;
+    for (sort_algorithm alg : {sort_algorithm::split_1bit, sort_algorithm::onesweep}) {
+      context ctx = testing::make_context(b);
+      auto kb = buffer<float>::from_host(ctx, in);
+      radix_sort<float>(ctx, kb, sort_order::ascending, 0, -1, alg);
+      auto got = kb.to_host();
+      ASSERT_EQ(got.size(), 8u);
+      EXPECT_EQ(got[0], -inf);
+      EXPECT_EQ(got[1], -1.0f);
+      EXPECT_TRUE(got[2] == 0.0f && std::signbit(got[2]));
+      EXPECT_TRUE(got[3] == 0.0f && !std::signbit(got[3]));
+      EXPECT_EQ(got[4], 1.0f);
+      EXPECT_EQ(got[5], inf);
+      EXPECT_TRUE(std::isnan(got[6]) && !std::signbit(got[6]));
+      EXPECT_TRUE(std::isnan(got[7]) && std::signbit(got[7]));
+      radix_sort<float>(ctx, kb, sort_order::descending, 0, -1, alg);
+      got = kb.to_host();
+      EXPECT_TRUE(std::isnan(got[0]) && std::signbit(got[0]));  // NaNs first when descending
+      EXPECT_TRUE(std::isnan(got[1]) && !std::signbit(got[1]));
+      EXPECT_EQ(got[2], inf);
+      EXPECT_EQ(got[7], -inf);
+    }
+  }
+}
+
+// Bad input: a clear parprim::error naming the function and backend, and nothing written.
+TEST(RadixSortErrors, BadArgumentsThrowAndWriteNothing) {
+  for (backend b : testing::all_backends()) {
+    if (b == backend::cuda && !testing::cuda_usable()) continue;
+    context ctx = testing::make_context(b);
+    std::vector<std::uint32_t> k0 = {5, 3, 9, 1, 7};
+    auto keys = buffer<std::uint32_t>::from_host(ctx, k0);
+    auto values = buffer<std::uint32_t>::from_host(ctx, {0, 1, 2, 3});
+    auto expect_error = [&](auto&& call, const std::string& fragment) {
+      try {
+        call();
+        ADD_FAILURE() << "no error for " << fragment;
+      } catch (const error& e) {
+        EXPECT_EQ(e.code(), errc::invalid_argument);
+        std::string m = e.what();
+        EXPECT_NE(m.find("radix_sort"), std::string::npos) << m;
+        EXPECT_NE(m.find("[" + ctx.name() + "]"), std::string::npos) << m;
+        EXPECT_NE(m.find(fragment), std::string::npos) << m;
+      }
+      EXPECT_EQ(keys.to_host(), k0) << "keys written despite " << fragment;
+    };
+    span<std::uint32_t> ks = keys.view(), vs = values.view();
+    expect_error([&] { radix_sort_pairs<std::uint32_t, std::uint32_t>(ctx, ks, vs); },
+                 "keys.size()=5 but values.size()=4");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, -1); },
+                 "begin_bit=-1");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, 0, 33); },
+                 "end_bit=33");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, 0, -2); },
+                 "end_bit=-2");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, 8, 8); },
+                 "begin_bit=8 is not below end_bit=8");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, 32); },
+                 "begin_bit=32 is not below end_bit=32");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, ks, static_cast<sort_order>(7)); },
+                 "order=7");
+    expect_error([&] {
+      radix_sort<std::uint32_t>(ctx, ks, sort_order::ascending, 0, -1,
+                                static_cast<sort_algorithm>(9));
+    }, "algorithm=9");
+    expect_error([&] { radix_sort<std::uint32_t>(ctx, span<std::uint32_t>(nullptr, 5)); },
+                 "keys.data() is null");
+    expect_error([&] {
+      radix_sort_pairs<std::uint32_t, std::uint32_t>(ctx, ks.subspan(0, 3), ks.subspan(2, 3));
+    }, "overlap");
+    std::vector<std::uint32_t> v4(5);
+    expect_error([&] {
+      radix_sort_pairs<std::uint32_t, std::uint32_t>(ctx, ks, span<std::uint32_t>(nullptr, 5));
+    }, "values.data() is null");
+    (void)v4;
+  }
+}
+
+// More than 2^30 keys: the look-back chains restart per segment (CUDA only: the CPU would
+// take minutes). Checked in O(n) without a sort oracle: values are original indices, so the
+// result is right when the values form a permutation, every key equals the input key at its
+// value, keys never decrease, and equal keys have increasing values (stability).
+TEST(RadixSortHuge, PairsAcrossLookBackSegments) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  const std::int64_t n = (std::int64_t(1) << 30) + 3 * 3840 + 17;
+  auto devices = cuda_devices();
+  if (devices.empty() || devices[0].global_memory_bytes < std::int64_t(24) << 30)
+    GTEST_SKIP() << "needs 24 GB of device memory";
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  std::vector<std::uint32_t> keys(static_cast<std::size_t>(n)), values(static_cast<std::size_t>(n));
+#pragma omp parallel for
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t x = seed + std::uint64_t(i) * 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 31)) * 0xBF58476D1CE4E5B9ull;
+    keys[i] = std::uint32_t(x >> 40);  // 24 random bits: many duplicates
+    values[i] = std::uint32_t(i);
+  }
+  context ctx = context::cuda(0);
+  auto kb = buffer<std::uint32_t>::from_host(ctx, keys);
+  auto vb = buffer<std::uint32_t>::from_host(ctx, values);
+  radix_sort_pairs<std::uint32_t, std::uint32_t>(ctx, kb, vb);
+  auto got_k = kb.to_host();
+  auto got_v = vb.to_host();
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  std::int64_t bad = 0;
+  for (std::int64_t j = 0; j < n && bad < 3; ++j) {
+    std::uint32_t v = got_v[j];
+    bool ok = v < n && !seen[v] && got_k[j] == keys[v];
+    if (ok) seen[v] = true;
+    if (ok && j > 0)
+      ok = got_k[j - 1] < got_k[j] || (got_k[j - 1] == got_k[j] && got_v[j - 1] < v);
+    if (!ok && bad++ < 3) ADD_FAILURE() << "j=" << j << " key " << got_k[j] << " value " << v;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+}  // namespace parprim
