@@ -75,6 +75,7 @@ void check_key_type(const context& ctx, std::uint64_t seed) {
                              std::int64_t(1000), max_counting_sort_range}) {
     for (K min_key : min_keys<K>()) {
       for (std::int64_t n : edge_sizes()) {
+        if (n > (1 << 20) && min_key != min_keys<K>().front()) continue;  // keep the CPU run short
         const std::uint64_t s = seed + std::uint64_t(n) * 7 + std::uint64_t(range);
         check_pairs<K, std::uint32_t>(ctx, n, range, min_key, s);
         check_keys<K>(ctx, n, range, min_key, s);

@@ -317,7 +317,7 @@ void check_kepler(const context& ctx, double tolerance) {
 TEST_P(NbodyBackend, KeplerOrbitClosesAfterOnePeriod) {
   const context ctx = testing::make_context(GetParam());
   check_kepler<double>(ctx, 1e-4);
-  check_kepler<float>(ctx, 1e-3);  // float positions carry 6e-8 rounding per step
+  check_kepler<float>(ctx, 1e-4);
 }
 
 TEST(NbodyCpu, ResultsDoNotDependOnTheThreadCount) {

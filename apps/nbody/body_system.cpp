@@ -2,7 +2,6 @@
 #include "body_system.hpp"
 
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "core/validate.hpp"
@@ -26,8 +25,8 @@ void body_system<T>::check_bodies(const body_set<T>& b, const char* who) const {
   detail::checker c(ctx_, who);
   const std::int64_t n = b.size();
   if (n < 1) c.fail("the body set is empty (n must be at least 1)");
-  if (n > std::numeric_limits<int>::max())
-    c.fail("n=" + std::to_string(n) + " bodies is more than the kernels' 32-bit indices allow");
+  if (n > (std::int64_t(1) << 30))
+    c.fail("n=" + std::to_string(n) + " bodies is more than 2^30 (the kernels index with 32-bit ints)");
   if (n != n_ && n_ != 0)
     c.fail("the body set has " + std::to_string(n) + " bodies but the system holds " + std::to_string(n_));
   const char* names[] = {"x", "y", "z", "vx", "vy", "vz"};

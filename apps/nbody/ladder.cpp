@@ -136,7 +136,7 @@ void gpu_rows(const context& ctx, const body_set<float>& bodies, const ladder_op
   gpu_ladder small(ctx, small_bodies, eps);
   cuda::event_timer timer(ctx);
   for (rung r : all_rungs()) {
-    if (!full.applicable(r)) continue;
+    if (!full.applicable(r) || o.step_only) continue;
     gpu_ladder& lad = r == rung::one_thread ? small : full;
     const std::int64_t n_run = r == rung::one_thread ? small_n : bodies.size();
     double ms = time_runs([&] { return timer.time_ms([&] { lad.run(r); }); }, o);
@@ -145,7 +145,7 @@ void gpu_rows(const context& ctx, const body_set<float>& bodies, const ladder_op
     check_row(row, r == rung::one_thread ? small_bodies : bodies, lad.result(r), o.eps);
     rep.gpu.push_back(row);
   }
-  relate(rep.gpu);
+  if (!rep.gpu.empty()) relate(rep.gpu);
 
   // The whole production step against its force evaluation alone.
   auto system = make_body_system<float>(ctx, bodies, eps);

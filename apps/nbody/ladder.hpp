@@ -59,6 +59,7 @@ struct ladder_options {
   std::int64_t one_thread_n = 2048;    // the one-thread kernel runs on this many bodies
   std::int64_t cpu_n = 1 << 15;        // CPU rows on min(n, cpu_n) bodies; 0: none
   bool gpu = true;                     // GPU rows (needs a CUDA context)
+  bool step_only = false;              // GPU: only the whole step against the forces alone
 };
 
 struct ladder_row {

@@ -99,14 +99,14 @@ void run_gemm(session& s) {
         r.extra["cublas_default_math_ms"] = yard_default_ms;
       }
       if (!std::isnan(diff)) r.extra["max_rel_diff_vs_cublas"] = diff;
-      t.add({fmt_int(n), r.variant, fmt(ms), fmt(tflops(n, ms), 2), fmt(yard_ms),
-             fmt(tflops(n, yard_ms), 2), r.vs_yardstick() ? fmt(*r.vs_yardstick(), 3) : "-",
+      t.add({fmt_int(n), r.variant, fmt(ms), fmt(tflops(n, ms), 3), fmt(yard_ms),
+             fmt(tflops(n, yard_ms), 3), r.vs_yardstick() ? fmt(*r.vs_yardstick(), 3) : "-",
              std::isnan(diff) ? "-" : fmt(diff * 1e6, 2) + "e-6"});
       s.add(std::move(r));
     }
     if (!std::isnan(yard_default_ms))
-      t.add({fmt_int(n), "cuBLAS default math", fmt(yard_default_ms), fmt(tflops(n, yard_default_ms), 2),
-             fmt(yard_ms), fmt(tflops(n, yard_ms), 2), fmt(yard_ms / yard_default_ms, 3), "-"});
+      t.add({fmt_int(n), "cuBLAS default math", fmt(yard_default_ms), fmt(tflops(n, yard_default_ms), 3),
+             fmt(yard_ms), fmt(tflops(n, yard_ms), 3), fmt(yard_ms / yard_default_ms, 3), "-"});
   }
   t.print();
 }

@@ -3,8 +3,11 @@
 
 #include "parprim/buffer.hpp"
 #include "parprim/context.hpp"
+#include "parprim/counting_sort.hpp"
 #include "parprim/device_info.hpp"
 #include "parprim/error.hpp"
+#include "parprim/gather_scatter.hpp"
+#include "parprim/histogram.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/partition.hpp"
 #include "parprim/reduce.hpp"

@@ -31,8 +31,9 @@ const char* to_string(transpose t) noexcept { return t == transpose::yes ? "yes"
 
 namespace {
 
-// Kernels index rows and columns with 32-bit integers (offsets into the arrays are 64-bit).
-constexpr std::int64_t max_dimension = std::numeric_limits<std::int32_t>::max();
+// Kernels index rows and columns with 32-bit integers (offsets into the arrays are 64-bit);
+// the margin below 2^31 keeps tile arithmetic (index + tile size) from overflowing.
+constexpr std::int64_t max_dimension = std::int64_t(std::numeric_limits<std::int32_t>::max()) - 65535;
 
 void check_dimension(const detail::checker& c, std::int64_t v, const char* name) {
   if (v < 1) c.fail(std::string(name) + "=" + std::to_string(v) + " but must be at least 1");

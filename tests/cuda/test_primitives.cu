@@ -39,7 +39,7 @@ __global__ void warp_primitives_kernel(const T* in, T* reduced, T* inclusive, T*
 // One block per Threads inputs: thread 0 writes the block reduction; every thread its
 // inclusive and exclusive scan values and the block total.
 template <class T, class Op, int Threads>
-__global__ void block_primitives_kernel(const T* in, T* reduced, T* inclusive, T* exclusive, T* total) {
+__global__ void __launch_bounds__(Threads) block_primitives_kernel(const T* in, T* reduced, T* inclusive, T* exclusive, T* total) {
   using reduce_t = cuda_prim::block_reduce<T, Op, Threads>;
   using scan_t = cuda_prim::block_scan<T, Op, Threads>;
   __shared__ typename reduce_t::storage s_reduce;

@@ -37,7 +37,7 @@ void scan_lookback(const context& ctx, const T* in, T* out, std::int64_t n, bool
 
   if (num_tiles == 1) {
     kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, start,
-                                        vectorized, tuning::spin_sleep_ns);
+                                        vectorized, tuning::spin_sleep_ns, false);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     return;
   }
@@ -51,7 +51,7 @@ void scan_lookback(const context& ctx, const T* in, T* out, std::int64_t n, bool
   const status_t status = status_t::bind(base + counter_bytes, num_tiles);
   kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
       in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
-      tuning::spin_sleep_ns);
+      tuning::spin_sleep_ns, /*speculate=*/shape::speculate && static_cast<const void*>(in) != out);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 

@@ -138,7 +138,7 @@ template <class T, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads)
     scan_lookback_kernel(const T* in, T* out, std::int64_t n, int num_tiles,
                          cuda_prim::tile_status<T> status, int* tile_counter, bool inclusive,
-                         T start, bool vectorized, unsigned sleep_ns) {
+                         T start, bool vectorized, unsigned sleep_ns, bool speculate) {
   using namespace cuda_prim;
   constexpr int vec = Shape::vec;
   constexpr int rows = Shape::rows;
@@ -153,8 +153,9 @@ __global__ void __launch_bounds__(Shape::threads)
   // ---- Phases 1 and 2: claim a tile and load it.
   // The counter's answer takes an L2 round trip. Blocks start in (nearly) blockIdx order, so
   // the answer is almost always blockIdx.x: with Shape::speculate the block loads that tile
-  // while the atomic is in flight and reloads only when the guess was wrong. A wrong guess
-  // may read a tile its owner is rewriting in place; those values are discarded unused.
+  // while the atomic is in flight and reloads only when the guess was wrong. The host turns
+  // this off for in-place scans (`speculate` false), where a wrong guess could read a tile
+  // that its owner is already rewriting.
   T x[rows][vec];
   const int my_offset = warp * Shape::warp_items + lane * vec;  // vector k is 32 * vec further on
   auto load_tile = [&](int t) {
@@ -183,10 +184,10 @@ __global__ void __launch_bounds__(Shape::threads)
     load_tile(0);
   } else {
     if (threadIdx.x == 0) s_tile = atomicAdd(tile_counter, 1);
-    if (Shape::speculate) load_tile(static_cast<int>(blockIdx.x));
+    if (speculate) load_tile(static_cast<int>(blockIdx.x));
     __syncthreads();
     tile = s_tile;
-    if (!Shape::speculate || tile != static_cast<int>(blockIdx.x)) load_tile(tile);
+    if (!speculate || tile != static_cast<int>(blockIdx.x)) load_tile(tile);
   }
   const std::int64_t tile_base = static_cast<std::int64_t>(tile) * Shape::tile_items;
   const int tile_count = tile_size<Shape>(n, tile_base);

@@ -1,0 +1,220 @@
+// `parprim bench gather_scatter`: gather and scatter against the one-line naive kernels, the
+// cost of the bounds check, and the multi-pass scatter for every k beside the cost model.
+//
+// Tables:
+//  1. u32 values, i32 indices, random indices and a random permutation: ours (checked),
+//     ours without the bounds check, the naive kernel (GPU) or a plain sequential loop (CPU).
+//  2. Scatter by a random permutation at the largest size: single pass, multi-pass for
+//     k = 1..16 with the model's predicted time beside each, and the k the model picks.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "data.hpp"
+#include "engine.hpp"
+#include "cpu/gather_scatter_backend.hpp"
+#include "parprim/gather_scatter.hpp"
+#include "parprim/parprim.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/gather_scatter_backend.hpp"
+#include "yardsticks/naive_gather_scatter.hpp"
+#endif
+
+namespace parprim::bench {
+namespace {
+
+using T = std::uint32_t;
+using I = std::int32_t;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+double bytes_moved(std::int64_t n) { return double(n) * (sizeof(I) + 2 * sizeof(T)); }
+
+// A uniformly random permutation of [0, n) (std::shuffle; a few seconds at 2^26).
+std::vector<I> random_permutation(std::int64_t n, std::uint64_t seed) {
+  std::vector<I> p(static_cast<std::size_t>(n));
+  std::iota(p.begin(), p.end(), I(0));
+  std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
+  return p;
+}
+
+// Random indices in [0, n), repeats allowed.
+std::vector<I> random_indices(std::int64_t n, std::uint64_t seed) {
+  std::vector<I> v(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = static_cast<I>(splitmix64(seed ^ std::uint64_t(i)) % std::uint64_t(n));
+  return v;
+}
+
+enum class kind { gather, scatter };
+
+// Our call, with or without the bounds check (unchecked: the backend entry point directly).
+void run_ours(session& s, kind k, bool checked, const buffer<T>& v, const buffer<I>& idx, buffer<T>& out,
+              scatter_options o = {}) {
+  const context& ctx = s.ctx();
+  if (checked) {
+    if (k == kind::gather) gather<T, I>(ctx, v, idx, out);
+    else scatter<T, I>(ctx, v, idx, out, o);
+    return;
+  }
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    if (k == kind::gather) cuda_backend::gather<T, I>(ctx, v, idx, out, false);
+    else cuda_backend::scatter<T, I>(ctx, v, idx, out, 1, false);
+    return;
+  }
+#endif
+  if (k == kind::gather) cpu_backend::gather<T, I>(ctx, v, idx, out);
+  else cpu_backend::scatter<T, I>(ctx, v, idx, out, 1);
+}
+
+// The yardstick: the naive kernel on a GPU, a plain sequential loop on the CPU.
+double yardstick_ms(session& s, kind k, const buffer<T>& v, const buffer<I>& idx, buffer<T>& out) {
+  const std::int64_t n = idx.size();
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu())
+    return k == kind::gather ? yardstick::naive_gather_ms<T, I>(s, v.data(), idx.data(), out.data(), n)
+                             : yardstick::naive_scatter_ms<T, I>(s, v.data(), idx.data(), out.data(), n);
+#endif
+  const T* x = v.data();
+  const I* p = idx.data();
+  T* y = out.data();
+  return s.time_host_ms([&] {
+    if (k == kind::gather)
+      for (std::int64_t i = 0; i < n; ++i) y[i] = x[p[i]];
+    else
+      for (std::int64_t i = 0; i < n; ++i) y[p[i]] = x[i];
+  });
+}
+
+row make_row(session& s, const std::string& primitive, const std::string& variant, std::int64_t n,
+             double ms, const char* yard, double yard_ms) {
+  row r;
+  r.primitive = primitive;
+  r.variant = variant;
+  r.type = "u32";
+  r.n = n;
+  r.ms = ms;
+  r.gbps = bytes_moved(n) / (ms * 1e6);
+  if (!std::isnan(yard_ms)) {
+    r.yardstick = yard;
+    r.yardstick_ms = yard_ms;
+  }
+  r.extra["copy_gbps"] = s.copy_gbps();
+  return r;
+}
+
+// Table 1 at one size.
+void naive_table(session& s, std::int64_t n) {
+  const char* yard = s.on_gpu() ? "naive" : "sequential";
+  auto v = buffer<T>::from_host(s.ctx(), random_data<T>(n, 3));
+  buffer<T> out(s.ctx(), n);
+  out.fill_bytes(0);
+  table t("gather / scatter u32 values, i32 indices, n=" + fmt_int(n) + " on " + s.ctx().name() +
+              " (copy " + fmt(s.copy_gbps(), 0) + " GB/s; GB/s counts indices + values + output)",
+          {"primitive", "indices", "ms", "GB/s", "unchecked ms", "check cost %", std::string(yard) + " ms",
+           "vs " + std::string(yard)});
+  for (const char* pattern : {"random", "permutation"}) {
+    const bool perm = std::string(pattern) == "permutation";
+    auto idx = buffer<I>::from_host(s.ctx(), perm ? random_permutation(n, 5) : random_indices(n, 5));
+    for (kind k : {kind::gather, kind::scatter}) {
+      const std::string prim = k == kind::gather ? "gather" : "scatter";
+      double checked = s.time_ms([&] { run_ours(s, k, true, v, idx, out); });
+      double unchecked = s.time_ms([&] { run_ours(s, k, false, v, idx, out); });
+      double y = yardstick_ms(s, k, v, idx, out);
+      const double cost = 100.0 * (checked - unchecked) / unchecked;
+      row r = make_row(s, prim, std::string("single_pass/") + pattern, n, checked, yard, y);
+      r.extra["unchecked_ms"] = unchecked;
+      r.extra["check_cost_pct"] = cost;
+      s.add(r);
+      s.add(make_row(s, prim, std::string("unchecked/") + pattern, n, unchecked, yard, y));
+      t.add({prim, pattern, fmt(checked, 4), fmt(bytes_moved(n) / (checked * 1e6), 0), fmt(unchecked, 4),
+             fmt(cost, 2), fmt(y, 4), fmt(y / checked, 2)});
+    }
+  }
+  t.print();
+}
+
+// Table 2: the multi-pass scatter by a random permutation.
+void multi_pass_table(session& s, std::int64_t n) {
+  const char* yard = s.on_gpu() ? "naive" : "sequential";
+  auto v = buffer<T>::from_host(s.ctx(), random_data<T>(n, 9));
+  auto idx = buffer<I>::from_host(s.ctx(), random_permutation(n, 11));
+  buffer<T> out(s.ctx(), n);
+  out.fill_bytes(0);
+  const double y = yardstick_ms(s, kind::scatter, v, idx, out);
+  const double single = s.time_ms([&] { run_ours(s, kind::scatter, true, v, idx, out); });
+  const scatter_plan model = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I));
+  table t("multi-pass scatter by a random permutation, u32, n=" + fmt_int(n) + " on " + s.ctx().name() +
+              ": T(k) = k*t_launch + (|L| + |R|*touched(k))*k/B_seq + |R|/B_rand(|out|/k), B_seq " +
+              fmt(model.seq_gbps, 0) + " GB/s",
+          {"variant", "k", "ms", "predicted ms", "B_rand GB/s", "GB/s", "vs single pass",
+           "vs " + std::string(yard)});
+  {
+    row r = make_row(s, "scatter", "single_pass/permutation", n, single, yard, y);
+    s.add(r);
+    t.add({"single pass", "1", fmt(single, 4), "", "", fmt(bytes_moved(n) / (single * 1e6), 0), "1.00",
+           fmt(y / single, 2)});
+  }
+  std::vector<int> ks;
+  if (s.on_gpu()) {
+    for (int k = 1; k <= 16; ++k) ks.push_back(k);
+  } else {
+    ks = {1, 2, 4, 8, 16};
+  }
+  double best_ms = std::numeric_limits<double>::infinity();
+  int best_k = 1;
+  for (int k : ks) {
+    const scatter_options o{scatter_algorithm::multi_pass, k};
+    double ms = s.time_ms([&] { run_ours(s, kind::scatter, true, v, idx, out, o); });
+    scatter_plan p = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I), k);
+    if (ms < best_ms) best_ms = ms, best_k = k;
+    row r = make_row(s, "scatter", "multi_pass/k=" + std::to_string(k), n, ms, yard, y);
+    r.extra["passes"] = k;
+    r.extra["predicted_ms"] = p.predicted_ms;
+    r.extra["rand_gbps"] = p.rand_gbps;
+    r.extra["vs_single_pass"] = single / ms;
+    s.add(r);
+    t.add({"multi-pass", std::to_string(k), fmt(ms, 4), fmt(p.predicted_ms, 4), fmt(p.rand_gbps, 0),
+           fmt(bytes_moved(n) / (ms * 1e6), 0), fmt(single / ms, 2), fmt(y / ms, 2)});
+  }
+  const double model_ms = s.time_ms([&] {
+    run_ours(s, kind::scatter, true, v, idx, out, {scatter_algorithm::multi_pass, 0});
+  });
+  row r = make_row(s, "scatter", "multi_pass/model", n, model_ms, yard, y);
+  r.extra["passes"] = model.passes;
+  r.extra["predicted_ms"] = model.predicted_ms;
+  r.extra["vs_single_pass"] = single / model_ms;
+  r.extra["best_fixed_k"] = best_k;
+  r.extra["best_fixed_ms"] = best_ms;
+  r.extra["model_vs_best_pct"] = 100.0 * (model_ms - best_ms) / best_ms;
+  s.add(r);
+  t.add({"multi-pass, model's k", std::to_string(model.passes), fmt(model_ms, 4), fmt(model.predicted_ms, 4),
+         fmt(model.rand_gbps, 0), fmt(bytes_moved(n) / (model_ms * 1e6), 0), fmt(single / model_ms, 2),
+         fmt(y / model_ms, 2)});
+  t.print();
+  std::printf("  best fixed k = %d (%.4f ms); the model's k = %d is %.1f%% slower than it\n", best_k,
+              best_ms, model.passes, 100.0 * (model_ms - best_ms) / best_ms);
+}
+
+void run_gather_scatter(session& s) {
+  const std::vector<std::int64_t> defaults =
+      s.on_gpu() ? std::vector<std::int64_t>{std::int64_t(1) << 22, std::int64_t(1) << 26}
+                 : std::vector<std::int64_t>{std::int64_t(1) << 20, std::int64_t(1) << 22};
+  auto sizes = s.sizes_or(defaults, 2 * sizeof(T) + sizeof(I));
+  for (std::int64_t n : sizes) naive_table(s, n);
+  if (!sizes.empty()) multi_pass_table(s, sizes.back());
+}
+
+}  // namespace
+
+PARPRIM_BENCH_SUITE("gather_scatter",
+                    "gather/scatter vs the naive kernel, bounds-check cost, multi-pass scatter for "
+                    "every k vs the cost model",
+                    30, run_gather_scatter);
+
+}  // namespace parprim::bench

@@ -1,0 +1,119 @@
+// `parprim bench partition`: copy_if and partition at 50% selectivity against CUB
+// DeviceSelect::If and DevicePartition::If (GPU) or sequential std::copy_if and
+// std::stable_partition (CPU); split into 256 buckets for reference.
+//
+// Input: uniform random u32, predicate x < 2^31 (half the elements). Bytes moved: copy_if
+// reads n and writes the selected half; partition reads n and writes n. (Our partition reads
+// the input twice to keep the rejected elements in order; CUB's writes them in reverse.)
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "data.hpp"
+#include "engine.hpp"
+#include "parprim/parprim.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "yardsticks/cub_select.hpp"
+#endif
+
+namespace parprim::bench {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr std::uint32_t pivot = 1u << 31;
+
+void add_row(session& s, const char* primitive, const char* variant, std::int64_t n, double ms,
+             double bytes, const char* yard, double yard_ms, double selected) {
+  row r;
+  r.primitive = primitive;
+  r.variant = variant;
+  r.type = "u32";
+  r.n = n;
+  r.ms = ms;
+  r.gbps = bytes / (ms * 1e6);
+  if (yard && !std::isnan(yard_ms)) {
+    r.yardstick = yard;
+    r.yardstick_ms = yard_ms;
+  }
+  r.extra["gelem_per_s"] = double(n) / (ms * 1e6);
+  r.extra["selectivity"] = selected / double(std::max<std::int64_t>(n, 1));
+  r.extra["copy_gbps"] = s.copy_gbps();
+  r.extra["pct_of_copy"] = 100.0 * r.gbps / s.copy_gbps();
+  s.add(std::move(r));
+}
+
+void run_partition(session& s) {
+  const context& ctx = s.ctx();
+  std::vector<std::int64_t> defaults = {1 << 20, 1 << 24, 1 << 28};
+  if (!s.on_gpu()) defaults = {1 << 20, 1 << 24};
+  table t("copy_if / partition at 50% selectivity (x < 2^31), u32, on " + ctx.name() +
+              " (copy " + fmt(s.copy_gbps(), 0) + " GB/s)",
+          {"primitive", "n", "ms", "Gelem/s", "GB/s", "% of copy",
+           s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick"});
+  const char* yard = s.on_gpu() ? "cub" : "sequential";
+  for (std::int64_t n : s.sizes_or(defaults, 4 * 4)) {
+    auto x = random_data<std::uint32_t>(n, 5 + n);
+    const double selected = double(std::count_if(x.begin(), x.end(), [](std::uint32_t v) { return v < pivot; }));
+    auto in = buffer<std::uint32_t>::from_host(ctx, x);
+    buffer<std::uint32_t> out(ctx, n);
+    buffer<std::int64_t> count(ctx, 1);
+    workspace ws(ctx);
+    const predicate<std::uint32_t> pred{compare::less, pivot};
+
+    // copy_if (count left on the device: no host round trip inside the timing).
+    double ms = s.time_ms([&] { copy_if_into<std::uint32_t>(ctx, in, out, count, pred, &ws); });
+    double yard_ms = nan;
+    std::vector<std::uint32_t> host_out;
+    if (s.on_gpu()) {
+#if PARPRIM_HAVE_CUDA
+      buffer<std::uint32_t> cub_out(ctx, n);
+      yard_ms = yardstick::cub_select_if_ms(s, in.data(), cub_out.data(), count.data(), n, pivot);
+#endif
+    } else {
+      yard_ms = s.time_host_ms([&] {
+        host_out.clear();
+        host_out.reserve(x.size());
+        std::copy_if(x.begin(), x.end(), std::back_inserter(host_out), [](std::uint32_t v) { return v < pivot; });
+      });
+    }
+    double bytes = 4.0 * (double(n) + selected);
+    add_row(s, "copy_if", "single_pass", n, ms, bytes, yard, yard_ms, selected);
+    t.add({"copy_if", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
+           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+
+    // partition (returns the count to the host, as its callers see it).
+    ms = s.time_ms([&] { partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    if (s.on_gpu()) {
+#if PARPRIM_HAVE_CUDA
+      buffer<std::uint32_t> cub_out(ctx, n);
+      yard_ms = yardstick::cub_partition_if_ms(s, in.data(), cub_out.data(), count.data(), n, pivot);
+#endif
+    } else {
+      std::vector<std::uint32_t> y;
+      yard_ms = s.time_host_ms([&] {
+        y = x;
+        std::stable_partition(y.begin(), y.end(), [](std::uint32_t v) { return v < pivot; });
+      });
+    }
+    bytes = 8.0 * double(n);
+    add_row(s, "partition", "two_pass", n, ms, bytes, yard, yard_ms, selected);
+    t.add({"partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
+           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+
+    // split into 256 buckets by the top key byte (no yardstick: the general F-bucket split).
+    ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, bucket_fn::key_bits(24, 8), {}, &ws); });
+    add_row(s, "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n));
+    t.add({"split (256 buckets)", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
+           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), "", ""});
+  }
+  t.print();
+}
+
+}  // namespace
+
+PARPRIM_BENCH_SUITE("partition", "copy_if and partition at 50% selectivity vs CUB; split into 256 buckets",
+                    41, run_partition);
+
+}  // namespace parprim::bench

@@ -1,0 +1,262 @@
+// `parprim bench sort`: radix sort against CUB DeviceRadixSort (GPU) or std::sort and
+// std::stable_sort (CPU).
+//
+// Inputs (CUB's benchmark convention): each key bit is the AND of k random bits, so it is 1
+// with probability 2^-k and carries H(2^-k) bits of entropy:
+//   k = 1: 1.0 (uniform)   k = 3: 0.544   k = 5: 0.201   all keys equal: 0
+// (k = 2 would give 0.811 and k = 4 0.337), plus sorted and reverse-sorted uniform keys.
+//
+// Our sorts are in place, so every timed run first restores the input with a device copy;
+// the copy is timed on its own and subtracted. CUB runs out of place (its input is never
+// modified). On the GPU every configuration is also checked bit for bit against CUB's output.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "data.hpp"
+#include "engine.hpp"
+#include "parprim/parprim.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "yardsticks/cub_sort.hpp"
+#endif
+
+namespace parprim::bench {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+struct input_kind {
+  const char* name;
+  int and_words;  // >= 1: AND of that many random words; 0: all equal; -1 sorted; -2 reversed
+  double entropy;
+};
+constexpr input_kind uniform_input{"uniform", 1, 1.0};
+const input_kind all_inputs[] = {uniform_input,           {"entropy_0.544", 3, 0.544},
+                                 {"entropy_0.201", 5, 0.201}, {"entropy_0", 0, 0.0},
+                                 {"sorted", -1, 1.0},       {"reversed", -2, 1.0}};
+
+template <class K>
+std::vector<K> make_keys(std::int64_t n, const input_kind& in, std::uint64_t seed) {
+  std::vector<K> v(static_cast<std::size_t>(n));
+  const int words = std::max(in.and_words, 1);
+  const std::uint64_t constant = splitmix64(seed);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t x = ~std::uint64_t(0);
+    if (in.and_words == 0) x = constant;
+    else
+      for (int w = 0; w < words; ++w) x &= splitmix64(seed * 0x100000001B3ull + std::uint64_t(i) * 8 + w);
+    v[static_cast<std::size_t>(i)] = static_cast<K>(x);
+  }
+  if (in.and_words < 0) {  // sorted with our own CPU sort (std::sort would take seconds)
+    radix_sort<K>(context::cpu(), span<K>(v));
+    if (in.and_words == -2) std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+struct config {
+  const char* label;  // "u32", "u32/u32", "u64"
+  int key_bytes;
+  bool pairs;
+};
+const config configs[] = {{"u32", 4, false}, {"u32/u32", 4, true}, {"u64", 8, false}};
+
+struct measurement {
+  double ms = nan;
+  double yard_ms = nan;
+  double stable_ms = nan;  // CPU: std::stable_sort
+  double matches = nan;    // GPU: 1 when our output equals CUB's bit for bit
+};
+
+// Our sort of a fresh copy of `keys` (and values = index), minus the copy; on the GPU CUB on
+// the same input, and a bit-for-bit comparison of the outputs.
+template <class K>
+measurement measure(session& s, const config& c, const std::vector<K>& keys, sort_algorithm alg,
+                    bool yardstick) {
+  const context& ctx = s.ctx();
+  const std::int64_t n = std::int64_t(keys.size());
+  measurement m;
+  auto input = buffer<K>::from_host(ctx, keys);
+  buffer<K> work(ctx, n);
+  buffer<std::uint32_t> values_in, values;
+  if (c.pairs) {
+    std::vector<std::uint32_t> idx(keys.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = std::uint32_t(i);
+    values_in = buffer<std::uint32_t>::from_host(ctx, idx);
+    values = buffer<std::uint32_t>(ctx, n);
+  }
+  workspace ws(ctx);
+  auto restore = [&] {
+    ctx.copy(work.data(), input.data(), input.bytes());
+    if (c.pairs) ctx.copy(values.data(), values_in.data(), values_in.bytes());
+  };
+  auto sort = [&] {
+    if (c.pairs)
+      radix_sort_pairs<K, std::uint32_t>(ctx, work, values, sort_order::ascending, 0, -1, alg, &ws);
+    else
+      radix_sort<K>(ctx, work, sort_order::ascending, 0, -1, alg, &ws);
+  };
+  const double copy_ms = s.time_ms(restore);
+  m.ms = std::max(s.time_ms([&] { restore(); sort(); }) - copy_ms, 1e-6);
+  if (!yardstick) return m;
+
+  if (s.on_gpu()) {
+#if PARPRIM_HAVE_CUDA
+    buffer<K> out(ctx, n);
+    buffer<std::uint32_t> values_out(ctx, c.pairs ? n : 0);
+    if constexpr (sizeof(K) == 4) {
+      if (c.pairs)
+        m.yard_ms = yardstick::cub_sort_pairs_ms(s, input.data(), out.data(), values_in.data(),
+                                                 values_out.data(), n);
+      else
+        m.yard_ms = yardstick::cub_sort_keys_ms<K>(s, input.data(), out.data(), n);
+    } else {
+      m.yard_ms = yardstick::cub_sort_keys_ms<K>(s, input.data(), out.data(), n);
+    }
+    restore();
+    sort();
+    bool same = work.to_host() == out.to_host();
+    if (c.pairs) same = same && values.to_host() == values_out.to_host();
+    m.matches = same ? 1.0 : 0.0;
+#endif
+  } else {
+    // std::sort and std::stable_sort on the host, each on a fresh copy, minus the copy.
+    if (c.pairs) {
+      std::vector<std::pair<K, std::uint32_t>> src(keys.size()), dst;
+      for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
+      auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+      const double cp = s.time_host_ms([&] { dst = src; });
+      m.yard_ms = s.time_host_ms([&] { dst = src; std::sort(dst.begin(), dst.end(), by_key); }) - cp;
+      m.stable_ms = s.time_host_ms([&] { dst = src; std::stable_sort(dst.begin(), dst.end(), by_key); }) - cp;
+    } else {
+      std::vector<K> dst;
+      const double cp = s.time_host_ms([&] { dst = keys; });
+      m.yard_ms = s.time_host_ms([&] { dst = keys; std::sort(dst.begin(), dst.end()); }) - cp;
+      m.stable_ms = s.time_host_ms([&] { dst = keys; std::stable_sort(dst.begin(), dst.end()); }) - cp;
+    }
+  }
+  return m;
+}
+
+void add_row(session& s, const config& c, sort_algorithm alg, const input_kind& in,
+             std::int64_t n, const measurement& m) {
+  row r;
+  r.primitive = c.pairs ? "radix_sort_pairs" : "radix_sort";
+  r.variant = std::string(to_string(alg)) + (in.and_words == 1 ? "" : std::string(":") + in.name);
+  r.type = c.label;
+  r.n = n;
+  r.ms = m.ms;
+  const double bytes = double(n) * (c.key_bytes + (c.pairs ? 4 : 0)) * 2;  // one read + one write
+  r.gbps = bytes / (m.ms * 1e6);
+  if (!std::isnan(m.yard_ms)) {
+    r.yardstick = s.on_gpu() ? "cub" : "std::sort";
+    r.yardstick_ms = m.yard_ms;
+  }
+  r.extra["gkeys_per_s"] = double(n) / (m.ms * 1e6);
+  r.extra["entropy"] = in.entropy;
+  if (!std::isnan(m.stable_ms)) r.extra["std_stable_sort_ms"] = m.stable_ms;
+  if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
+  s.add(std::move(r));
+}
+
+std::string gkeys(std::int64_t n, double ms) { return std::isnan(ms) ? "-" : fmt(double(n) / (ms * 1e6), 2); }
+
+template <class K>
+measurement run_one(session& s, const config& c, const input_kind& in, std::int64_t n,
+                    sort_algorithm alg, bool yardstick) {
+  auto keys = make_keys<K>(n, in, 42 + std::uint64_t(n));
+  return measure<K>(s, c, keys, alg, yardstick);
+}
+
+measurement run_config(session& s, const config& c, const input_kind& in, std::int64_t n,
+                       sort_algorithm alg, bool yardstick) {
+  return c.key_bytes == 4 ? run_one<std::uint32_t>(s, c, in, n, alg, yardstick)
+                          : run_one<std::uint64_t>(s, c, in, n, alg, yardstick);
+}
+
+bool fits(session& s, const config& c, std::int64_t n) {
+  // input, work, temporary and the yardstick's output and temporary: about 6 copies.
+  return s.fits(n, c.key_bytes + (c.pairs ? 8 : 0), 6);
+}
+
+void run_gpu(session& s) {
+  std::vector<std::int64_t> defaults = {1 << 16, 1 << 20, 1 << 24, 1 << 27};
+  auto sizes = s.sizes_or(defaults, 16);
+  // 1. Uniform keys at every size.
+  table t1("radix sort vs CUB DeviceRadixSort, uniform keys, on " + s.ctx().name(),
+           {"keys/values", "n", "ms", "Gkeys/s", "CUB ms", "CUB Gkeys/s", "vs CUB", "same as CUB"});
+  for (const auto& c : configs)
+    for (std::int64_t n : sizes) {
+      if (!fits(s, c, n)) continue;
+      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep, true);
+      add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
+      t1.add({c.label, fmt_int(n), fmt(m.ms, 4), gkeys(n, m.ms), fmt(m.yard_ms, 4),
+              gkeys(n, m.yard_ms), fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
+    }
+  t1.print();
+
+  // 2. Every input distribution at the largest size.
+  const std::int64_t big = sizes.empty() ? 0 : sizes.back();
+  table t2("radix sort vs CUB by input (n=" + fmt_int(big) + "; entropy = AND of k random words)",
+           {"keys/values", "input", "ms", "Gkeys/s", "CUB ms", "CUB Gkeys/s", "vs CUB", "same as CUB"});
+  for (const auto& c : configs) {
+    if (big == 0 || !fits(s, c, big)) continue;
+    for (const auto& in : all_inputs) {
+      if (in.and_words == 1) continue;  // uniform: table 1
+      auto m = run_config(s, c, in, big, sort_algorithm::onesweep, true);
+      add_row(s, c, sort_algorithm::onesweep, in, big, m);
+      t2.add({c.label, in.name, fmt(m.ms, 4), gkeys(big, m.ms), fmt(m.yard_ms, 4),
+              gkeys(big, m.yard_ms), fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
+    }
+  }
+  t2.print();
+
+  // 3. The ladder: the course's 1-bit split sort against Onesweep and CUB.
+  table t3("radix sort ladder, u32 keys, n=" + fmt_int(big),
+           {"variant", "ms", "Gkeys/s", "speedup vs split_1bit", "vs CUB"});
+  if (big > 0) {
+    const config& c = configs[0];
+    auto split = run_config(s, c, uniform_input, big, sort_algorithm::split_1bit, false);
+    auto one = run_config(s, c, uniform_input, big, sort_algorithm::onesweep, true);
+    add_row(s, c, sort_algorithm::split_1bit, uniform_input, big,
+            measurement{split.ms, one.yard_ms, nan, nan});
+    t3.add({"split_1bit", fmt(split.ms, 3), gkeys(big, split.ms), "1.00", fmt(one.yard_ms / split.ms, 3)});
+    t3.add({"onesweep", fmt(one.ms, 3), gkeys(big, one.ms), fmt(split.ms / one.ms, 2), fmt(one.yard_ms / one.ms, 3)});
+    t3.add({"CUB", fmt(one.yard_ms, 3), gkeys(big, one.yard_ms), fmt(split.ms / one.yard_ms, 2), "1.000"});
+  }
+  t3.print();
+}
+
+void run_cpu(session& s) {
+  std::vector<std::int64_t> defaults = {1 << 16, 1 << 20, 1 << 24};
+  auto sizes = s.sizes_or(defaults, 16);
+  table t("radix sort vs std::sort and std::stable_sort, uniform keys, on " + s.ctx().name() +
+              " (" + std::to_string(s.ctx().threads()) + " threads)",
+          {"keys/values", "n", "ms", "Gkeys/s", "std::sort ms", "std::stable_sort ms", "vs std::sort"});
+  for (const auto& c : configs)
+    for (std::int64_t n : sizes) {
+      if (!fits(s, c, n)) continue;
+      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep, true);
+      add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
+      t.add({c.label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.yard_ms, 3),
+             fmt(m.stable_ms, 3), fmt(m.yard_ms / m.ms, 2)});
+    }
+  t.print();
+}
+
+void run_sort(session& s) {
+  if (s.on_gpu()) run_gpu(s);
+  else run_cpu(s);
+}
+
+}  // namespace
+
+PARPRIM_BENCH_SUITE("sort", "radix sort: Onesweep vs CUB by size and key entropy; the 1-bit ladder", 40,
+                    run_sort);
+
+}  // namespace parprim::bench

@@ -1,0 +1,46 @@
+// Yardstick: CUB DeviceRadixSort::SortKeys / SortPairs (Onesweep in CCCL 3.0) on the
+// session's stream.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+
+#include "cub_sort.hpp"
+#include "cuda/check.hpp"
+#include "parprim/buffer.hpp"
+
+namespace parprim::bench::yardstick {
+
+namespace {
+template <class Call>
+double time_cub(session& s, const char* what, Call call) {
+  auto stream = static_cast<cudaStream_t>(s.ctx().stream());
+  std::size_t bytes = 0;
+  PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(nullptr, bytes, stream));
+  buffer<unsigned char> temp(s.ctx(), static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
+  void* p = temp.data();
+  return s.time_ms([&] { PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(p, bytes, stream)); });
+}
+}  // namespace
+
+template <class K>
+double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n) {
+  return time_cub(s, "cub::DeviceRadixSort::SortKeys", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceRadixSort::SortKeys(t, b, keys_in, keys_out, n, 0, int(sizeof(K) * 8), st);
+  });
+}
+
+double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,
+                         const std::uint32_t* values_in, std::uint32_t* values_out,
+                         std::int64_t n) {
+  return time_cub(s, "cub::DeviceRadixSort::SortPairs", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceRadixSort::SortPairs(t, b, keys_in, keys_out, values_in, values_out, n, 0,
+                                           32, st);
+  });
+}
+
+template double cub_sort_keys_ms<std::uint32_t>(session&, const std::uint32_t*, std::uint32_t*,
+                                                std::int64_t);
+template double cub_sort_keys_ms<std::uint64_t>(session&, const std::uint64_t*, std::uint64_t*,
+                                                std::int64_t);
+
+}  // namespace parprim::bench::yardstick

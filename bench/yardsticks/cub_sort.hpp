@@ -1,0 +1,20 @@
+// CUB DeviceRadixSort, timed by the session in the same run as our sorts. Yardsticks only;
+// the library never calls them. Out of place (CUB's input stays untouched between runs), with
+// CUB's temporary storage allocated once outside the timed region.
+#pragma once
+
+#include <cstdint>
+
+#include "engine.hpp"
+
+namespace parprim::bench::yardstick {
+
+// K: u32 or u64 keys.
+template <class K>
+double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n);
+// u32 keys with u32 values.
+double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,
+                         const std::uint32_t* values_in, std::uint32_t* values_out,
+                         std::int64_t n);
+
+}  // namespace parprim::bench::yardstick
