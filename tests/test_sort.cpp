@@ -17,7 +17,9 @@ namespace {
 
 using testing::fresh_seed;
 
-enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed };
+// narrow: only the low 20 bits vary, so Onesweep skips the constant high digits and an odd
+// number of executed passes leaves the result in the temporary copy (the copy-back path).
+enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed, narrow };
 
 const char* name_of(dist d) {
   switch (d) {
@@ -27,6 +29,7 @@ const char* name_of(dist d) {
     case dist::special: return "special";
     case dist::sorted: return "sorted";
     case dist::reversed: return "reversed";
+    case dist::narrow: return "narrow";
   }
   return "?";
 }
@@ -92,6 +95,9 @@ std::vector<K> make_keys(std::int64_t n, std::uint64_t seed, dist d) {
       for (auto& x : v) x = s[g() % s.size()];
       break;
     }
+    case dist::narrow:
+      for (auto& x : v) x = from_bits<K>(g() & 0xFFFFFu);
+      break;
   }
   if (d == dist::sorted || d == dist::reversed) {
     std::stable_sort(v.begin(), v.end(), [](K a, K b) { return reference::key_less(a, b); });
@@ -234,7 +240,7 @@ template <class K, class V>
 void every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t n = alg == sort_algorithm::split_1bit ? 20'011 : 100'003;
   for (dist d : {dist::uniform, dist::few_distinct, dist::all_equal, dist::special, dist::sorted,
-                 dist::reversed})
+                 dist::reversed, dist::narrow})
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       check_sort<K, V>(ctx, alg, n, {o, 0, -1, d}, seed + int(d) * 2 + int(o));
 }
@@ -343,6 +349,18 @@ TEST(RadixSortEdges, FloatOrderOnBothBackends) {
       EXPECT_EQ(got[7], -inf);
     }
   }
+}
+
+// The CPU sort cuts the keys into one block per thread: any thread count gives the oracle's
+// answer (more blocks than cores included).
+TEST(RadixSortEdges, CpuAnyThreadCount) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  for (int threads : {1, 3, 7})
+    for (sort_algorithm alg : {sort_algorithm::split_1bit, sort_algorithm::onesweep})
+      check_sort<float, std::uint32_t>(context::cpu(threads), alg, 50'021,
+                                       {sort_order::descending, 0, -1, dist::few_distinct},
+                                       seed + std::uint64_t(threads));
 }
 
 // Bad input: a clear parprim::error naming the function and backend, and nothing written.

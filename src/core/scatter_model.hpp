@@ -29,7 +29,8 @@ struct scatter_bandwidths {
 };
 
 // The measured bandwidths of the context's device (or host), measured on first use and
-// cached per backend and device for the life of the process.
+// cached per backend and device for the life of the process (on the host, with the thread
+// count of the first context that asked).
 const scatter_bandwidths& bandwidths_of(const context& ctx);
 
 // T(k) for the given sizes; passes = 0 chooses the k in [1, max_scatter_passes] with the

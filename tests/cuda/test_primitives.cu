@@ -126,7 +126,7 @@ struct device_outputs {
 
 template <class T, class Op>
 void check_warp(const context& ctx, op o, std::uint64_t seed) {
-  const int n = 32 * 37;  // 37 warps, several per block
+  const int n = 128 * 37;  // 37 blocks of 4 warps (the grid below covers every element)
   auto x = random_vector<T>(n, seed);
   auto in = buffer<T>::from_host(ctx, x);
   device_outputs<T> d(ctx, n);

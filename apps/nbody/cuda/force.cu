@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(B) force_kernel(const vec4<T>* __restrict__ po
     const int count = min(B, n - j0);
     if (count == B) {
       // Full tile: walk it with a pointer, eight bodies per iteration. (Indexing tile[jj]
-      // with a unrolled counter made the compiler copy the uniform index into a vector
+      // with an unrolled counter made the compiler copy the uniform index into a vector
       // register before every load: one wasted instruction per body j.)
       const vec4<T>* tp = tile;
 #pragma unroll 1

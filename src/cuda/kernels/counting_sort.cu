@@ -14,6 +14,7 @@
 // Keys move as u32 bits (key - min_key is computed in unsigned arithmetic, which serves
 // signed and unsigned keys alike), values as 4- or 8-byte words.
 #include <algorithm>
+#include <string>
 
 #include "core/bad_position.hpp"
 #include "core/temp_memory.hpp"

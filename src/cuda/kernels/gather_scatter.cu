@@ -16,6 +16,7 @@
 // and a value is loaded only when its index is in the slice.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/bad_position.hpp"
@@ -320,8 +321,9 @@ struct scratch {
 // slice as the passes of a scatter do; useful bytes per second.
 template <class V>
 double random_fill_rate(const context& ctx, event_pair& ev, scratch& buf, std::size_t region) {
-  // About 128 MiB written per size: enough to cycle the L2 several times over.
-  const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(buf.bytes, std::size_t(1) << 27) / region);
+  // At least 64 MiB written per size: enough to cycle the L2 over, so that the write-back
+  // of earlier slices is part of the figure.
+  const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(buf.bytes, std::size_t(1) << 26) / region);
   const auto perm = detail::hash_permutation::of(region / sizeof(V));
   const unsigned blocks = static_cast<unsigned>(ceil_div(static_cast<std::int64_t>(perm.n), 256));
   auto fill = [&](std::size_t s) {

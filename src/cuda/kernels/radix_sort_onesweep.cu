@@ -135,11 +135,13 @@ __global__ void __launch_bounds__(tuning::histogram_threads)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       if (base + j * threads + threadIdx.x >= count) break;
+      const U image = detail::ordered_bits(k[j], kp.kind, kp.descending);
 #pragma unroll
       for (int p = 0; p < key_passes; ++p) {
         if (p < passes) {
           const int shift = begin_bit + p * tuning::radix_bits;
-          const unsigned d = digit_of(k[j], kp, shift, min(tuning::radix_bits, end_bit - shift));
+          const int width = min(tuning::radix_bits, end_bit - shift);
+          const unsigned d = unsigned(image >> shift) & ((1u << width) - 1u);
           if (d == run_digit[p]) {
             ++run_length[p];
           } else {

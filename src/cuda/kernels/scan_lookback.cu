@@ -23,7 +23,8 @@ template <class T, class Op>
 void scan_lookback(const context& ctx, const T* in, T* out, std::int64_t n, bool inclusive, T init,
                    workspace* ws, const char* who) {
   using tuning = cuda_tuning::scan_lookback_tuning<sizeof(T)>;
-  using shape = lookback_shape<T, tuning::threads, tuning::items, tuning::speculative_load>;
+  using shape = lookback_shape<T, tuning::threads, tuning::items, tuning::speculative_load,
+                               tuning::lookback_per_lane>;
   using status_t = cuda_prim::tile_status<T>;
   const std::int64_t tiles = ceil_div(n, shape::tile_items);
   if (tiles > INT_MAX)

@@ -41,9 +41,10 @@
 
 namespace parprim::cuda_kernels {
 
-template <class T, int Threads, int Items, bool Speculate>
+template <class T, int Threads, int Items, bool Speculate, int LookbackPerLane>
 struct lookback_shape {
   static constexpr int threads = Threads;
+  static constexpr int lookback_per_lane = LookbackPerLane;
   static constexpr bool speculate = Speculate;
   static constexpr int items = Items;
   static constexpr int vec = cuda_prim::vec16<T>::size;
@@ -66,35 +67,72 @@ __device__ __forceinline__ void spin_pause(unsigned sleep_ns) {
 
 // The exclusive prefix E_tile of tile > 0, computed by the 32 lanes of one warp; every lane
 // returns it. Spins until enough predecessors have published.
-template <class T, class Op, class Status>
+//
+// Why a wide window. The fold below makes each inclusive prefix depend on an earlier one, so
+// the front of published inclusive prefixes advances by at most one window per round trip to
+// L2. With a window of 32 tiles that front, not memory bandwidth, limited the scan (measured on
+// H100: ~22 ns per tile at 2^28). Each lane therefore polls PerLane consecutive tiles at once,
+// a window of 32 * PerLane tiles per round trip; the longer sequential fold (one dependent op
+// per tile) is cheap next to the round trip.
+template <class T, class Op, int PerLane, class Status>
 __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns) {
   using namespace cuda_prim;
   const int lane = lane_id();
+  constexpr int window = warp_size * PerLane;
 
-  // ---- Fast path: the 32 tiles just before this one, both slots read at once. Usually one of
-  // them has its inclusive prefix and all later ones their aggregates: one round trip.
-  int t = tile - warp_size + lane;
-  T inclusive = Op::identity(), aggregate = Op::identity();
-  bool has_inclusive = false, has_aggregate = false;
-  if (t >= 0) {
-    has_inclusive = status.poll_inclusive(t, inclusive);
-    has_aggregate = status.poll_aggregate(t, aggregate);
-  }
-  unsigned found = __ballot_sync(full_warp, has_inclusive);
-  if (found != 0) {
-    const int j = warp_size - 1 - __clz(found);  // the nearest tile with an inclusive prefix
-    const unsigned needed = j == warp_size - 1 ? 0u : (full_warp << (j + 1));
-    while ((__ballot_sync(full_warp, has_aggregate) & needed) != needed) {
-      spin_pause(sleep_ns);
-      if (!has_aggregate && ((needed >> lane) & 1u)) has_aggregate = status.poll_aggregate(t, aggregate);
-    }
-    // Left fold P_j op A_(j+1) op ... op A_(tile-1), one value at a time.
-    T acc = shfl_idx(inclusive, j);
+  // ---- Fast path: the `window` tiles just before this one, both slots read at once. Lane l
+  // holds tiles first + l * PerLane + k, k < PerLane, so window position q = l * PerLane + k.
+  const int first = tile - window;
+  T inclusive[PerLane], aggregate[PerLane];
+  bool has_inclusive[PerLane], has_aggregate[PerLane];
 #pragma unroll
-    for (int k = 0; k < warp_size; ++k) {
-      const T a = shfl_idx(aggregate, k);
-      if (k > j) acc = op(acc, a);
+  for (int k = 0; k < PerLane; ++k) {
+    const int t = first + lane * PerLane + k;
+    inclusive[k] = aggregate[k] = Op::identity();
+    has_inclusive[k] = has_aggregate[k] = false;
+    if (t >= 0) {
+      has_inclusive[k] = status.poll_inclusive(t, inclusive[k]);
+      has_aggregate[k] = status.poll_aggregate(t, aggregate[k]);
     }
+  }
+  // The nearest tile with an inclusive prefix: the highest lane that has one, and its highest k.
+  int my_last = -1;
+#pragma unroll
+  for (int k = 0; k < PerLane; ++k)
+    if (has_inclusive[k]) my_last = k;
+  const unsigned lanes_with = __ballot_sync(full_warp, my_last >= 0);
+  if (lanes_with != 0) {
+    const int src_lane = warp_size - 1 - __clz(lanes_with);
+    const int src_k = __shfl_sync(full_warp, my_last, src_lane);
+    const int p = src_lane * PerLane + src_k;  // window position of that tile
+    // Wait until every tile after it has its aggregate out.
+    auto have_needed = [&] {
+      bool ok = true;
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+        if (lane * PerLane + k > p && !has_aggregate[k]) ok = false;
+      return ok;
+    };
+    while (!__all_sync(full_warp, have_needed())) {
+      spin_pause(sleep_ns);
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+        if (lane * PerLane + k > p && !has_aggregate[k])
+          has_aggregate[k] = status.poll_aggregate(first + lane * PerLane + k, aggregate[k]);
+    }
+    // Left fold P_j op A_(j+1) op ... op A_(tile-1), one value at a time, in tile order.
+    T mine = inclusive[0];
+#pragma unroll
+    for (int k = 1; k < PerLane; ++k)
+      if (k == src_k) mine = inclusive[k];
+    T acc = shfl_idx(mine, src_lane);
+#pragma unroll
+    for (int l = 0; l < warp_size; ++l)
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k) {
+        const T a = shfl_idx(aggregate[k], l);
+        if (l * PerLane + k > p) acc = op(acc, a);
+      }
     return acc;
   }
 
@@ -102,31 +140,33 @@ __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns)
   // over from the top if none is out yet: tile 0 always publishes one without waiting) ...
   int base = 0;
   T acc = Op::identity();
-  for (int hi = tile - warp_size;; hi -= warp_size) {
+  for (int hi = tile - window;; hi -= warp_size) {
     if (hi <= 0) {
       hi = tile;
       spin_pause(sleep_ns);
     }
-    t = hi - warp_size + lane;
-    has_inclusive = t >= 0 && status.poll_inclusive(t, inclusive);
-    found = __ballot_sync(full_warp, has_inclusive);
+    const int t = hi - warp_size + lane;
+    T inc = Op::identity();
+    const bool has = t >= 0 && status.poll_inclusive(t, inc);
+    const unsigned found = __ballot_sync(full_warp, has);
     if (found != 0) {
       const int j = warp_size - 1 - __clz(found);
       base = hi - warp_size + j;
-      acc = shfl_idx(inclusive, j);
+      acc = shfl_idx(inc, j);
       break;
     }
   }
   // ... then fold the aggregates after it, 32 per round, in tile order.
-  for (int first = base + 1; first < tile; first += warp_size) {
-    t = first + lane;
-    has_aggregate = t >= tile || status.poll_aggregate(t, aggregate);
-    while (!__all_sync(full_warp, has_aggregate)) {
+  for (int from = base + 1; from < tile; from += warp_size) {
+    const int t = from + lane;
+    T agg = Op::identity();
+    bool has = t >= tile || status.poll_aggregate(t, agg);
+    while (!__all_sync(full_warp, has)) {
       spin_pause(sleep_ns);
-      if (!has_aggregate) has_aggregate = status.poll_aggregate(t, aggregate);
+      if (!has) has = status.poll_aggregate(t, agg);
     }
-    const int count = min(warp_size, tile - first);
-    for (int k = 0; k < count; ++k) acc = op(acc, shfl_idx(aggregate, k));
+    const int count = min(warp_size, tile - from);
+    for (int k = 0; k < count; ++k) acc = op(acc, shfl_idx(agg, k));
   }
   return acc;
 }
@@ -228,7 +268,7 @@ __global__ void __launch_bounds__(Shape::threads)
     if (tile > 0) {
       // Publish the aggregate first: later tiles may be waiting for it right now.
       if (lane == 0 && tile < num_tiles - 1) status.publish_aggregate(tile, aggregate);
-      prefix = look_back<T>(status, tile, op, sleep_ns);
+      prefix = look_back<T, Op, Shape::lookback_per_lane>(status, tile, op, sleep_ns);
     }
     if (lane == 0) {
       if (tile < num_tiles - 1) status.publish_inclusive(tile, op(prefix, aggregate));
