@@ -42,34 +42,50 @@ stage_test() {
   return $rc
 }
 
-# compute-sanitizer on one test binary: sanitize_one TOOL BINARY (GPU cases only). memcheck
-# runs with sizes up to 70000 elements, the slower racecheck and synccheck up to 20000 (both
-# still cover several tiles of every multi-tile kernel).
+# compute-sanitizer runs: one line per job, "TOOL BINARY FILTER". memcheck covers every test
+# binary's GPU cases with sizes up to 70000 elements; racecheck and synccheck (much slower)
+# cover every binary with shared-memory or barrier code, with sizes up to 20000 (still several
+# tiles of every multi-tile kernel). Tests that loop over backends inside (dot, gemm, raytrace)
+# run whole. SANITIZE_TOOLS picks tools (default: all three).
+gpu_cases='*cuda*:*Cuda*:*CUDA*:*BothBackends*:-*Huge*:*Large*'
+sanitize_jobs() {
+  local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
+  for tool in $tools; do
+    for bin in $(cd "$BUILD/tests" && ls test_* | grep -v '\.'); do
+      case "$bin" in
+        test_dot|test_gemm|test_raytrace) echo "$tool $bin *:-*Huge*:*Large*" ;;
+        test_dot_race) echo "$tool $bin DotRaceDemo.Parprim*" ;;
+        test_context|test_errors|test_transform_fn|test_user_transform|test_large)
+          [ "$tool" = memcheck ] && echo "$tool $bin $gpu_cases" ;;
+        *) echo "$tool $bin $gpu_cases" ;;
+      esac
+    done
+  done
+}
 sanitize_one() {
-  local tool=$1 bin=$2 max=70000
+  local tool=$1 bin=$2 filter=$3 max=70000
   [ "$tool" = memcheck ] || max=20000
   local log="$OUT/sanitize/$tool-$bin.log"
-  PARPRIM_TEST_MAX_N=$max timeout 540 compute-sanitizer --tool "$tool" --error-exitcode 97 \
-    "$BUILD/tests/$bin" --gtest_brief=1 \
-    --gtest_filter='*cuda*:*Cuda*:*CUDA*:*Gpu*:*GPU*:*Device*:*BothBackends*:DotRaceDemo.Parprim*:-*Huge*:*Large*' \
-    >"$log" 2>&1
+  PARPRIM_TEST_MAX_N=$max timeout 420 compute-sanitizer --tool "$tool" --error-exitcode 97 \
+    "$BUILD/tests/$bin" --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
   local rc=$?
-  echo "sanitize $tool $bin -> rc=$rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  # Appended as each job ends, so a stopped run still leaves what finished.
+  echo "$tool $bin rc=$rc; $(grep -E '^\[  PASSED|^\[  FAILED' "$log" | head -1); $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
+    >>"$OUT/sanitize/summary.txt"
 }
 export -f sanitize_one
 export BUILD OUT
 
 stage_sanitize() {
   mkdir -p "$OUT/sanitize"
-  local jobs=()
-  for bin in $(cd "$BUILD/tests" && ls test_* | grep -v '\.'); do
-    for tool in memcheck racecheck synccheck; do jobs+=("$tool $bin"); done
-  done
+  : >"$OUT/sanitize/summary.txt"
   # Independent processes share the GPU; eight at a time keeps the run short.
-  printf '%s\n' "${jobs[@]}" | xargs -P 8 -L 1 bash -c 'sanitize_one "$0" "$1"' | sort | tee "$OUT/sanitize/summary.txt"
+  sanitize_jobs | xargs -P 8 -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
+  sort -o "$OUT/sanitize/summary.txt" "$OUT/sanitize/summary.txt"
+  cat "$OUT/sanitize/summary.txt"
   local rc=0
   grep -q -v -E 'rc=0;' "$OUT/sanitize/summary.txt" && rc=1
-  if [ -x "$BUILD/tests/test_dot_race" ]; then
+  if [ -x "$BUILD/tests/test_dot_race" ] && echo "${SANITIZE_TOOLS:-racecheck}" | grep -q racecheck; then
     # The seed's dot product without its barrier must be flagged by racecheck.
     compute-sanitizer --tool racecheck --racecheck-report hazard \
       "$BUILD/tests/test_dot_race" --gtest_filter='DotRaceDemo.SeedKernel*' \
@@ -82,6 +98,8 @@ stage_sanitize() {
       note "racecheck flagged the planted dot-product race: $planted"
     fi
   fi
+  # Logs travel as one archive.
+  tar -C "$OUT" -czf "$OUT/sanitize-logs.tgz" sanitize && rm -rf "$OUT/sanitize/"*.log
   note "sanitize rc=$rc"
   return $rc
 }

@@ -155,6 +155,21 @@ TYPED_TEST(GemmTest, MultiTileShapes) {
   }
 }
 
+// Interior tiles of the fast path may take a loop of their own (gemm_tile::lean): one slice,
+// odd and even slice counts, and interior tiles next to edge tiles in both directions.
+TYPED_TEST(GemmTest, InteriorTileLoops) {
+  using T = TypeParam;
+  const auto seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  for (backend b : all_backends()) {
+    if (b == backend::cuda && !cuda_usable()) continue;
+    context ctx = make_context(b);
+    for (std::int64_t K : {8, 16, 24, 136})
+      check_problem<T>(ctx, {256, 256, K, false, false}, T(1), T(0), seed + std::uint64_t(K));
+    check_problem<T>(ctx, {300, 260, 24, false, false}, T(1), T(0.5), seed + 1);
+  }
+}
+
 // Views one element into their buffers are not 16-byte aligned: the vector paths must not
 // be taken, and the results must not change.
 TYPED_TEST(GemmTest, UnalignedViews) {

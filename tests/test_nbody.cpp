@@ -392,6 +392,28 @@ TEST(NbodyCuda, LadderNeedsCudaAndSoftening) {
   expect_error([&] { nbody::gpu_ladder(context::cuda(0), b, 0.0f); }, errc::invalid_argument, {"eps=0"});
 }
 
+TEST(NbodyLadder, StepsAreFoundByName) {
+  for (auto r : nbody::all_rungs()) EXPECT_EQ(nbody::rung_named(nbody::to_string(r)), r);
+  EXPECT_FALSE(nbody::rung_named("warp_drive").has_value());
+  EXPECT_FALSE(nbody::rung_named("").has_value());
+}
+
+TEST(NbodyCuda, LadderRunsOnlyTheChosenSteps) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  nbody::ladder_options o;
+  o.n = 3000;
+  o.cpu_n = 0;
+  o.max_repetitions = 1;
+  o.budget_ms = 1;
+  o.only = {nbody::rung::gems3_tiled, nbody::rung::equal_mass};
+  const auto rep = nbody::run_ladder(context::cuda(0), o);
+  EXPECT_TRUE(rep.cpu.empty());
+  ASSERT_EQ(rep.gpu.size(), 2u);
+  EXPECT_EQ(rep.gpu[0].name, "equal_mass");  // in ladder order, not in the order asked
+  EXPECT_EQ(rep.gpu[1].name, "gems3_tiled");
+  for (auto& r : rep.gpu) EXPECT_LE(r.field_error, 1e-5) << r.name;
+}
+
 TEST(NbodyLadder, CpuRowsRunAndAgree) {
   nbody::ladder_options o;
   o.n = 1500;
@@ -502,6 +524,9 @@ TEST(NbodyCli, RejectsBadOptions) {
   rejects({"--ladder", "--compare"}, "excludes");
   rejects({"--ladder", "--precision", "double"}, "float");
   rejects({"--ladder", "--eps", "0", "--backend", "cpu"}, "eps");
+  rejects({"--ladder", "--ladder-steps", "warp_drive", "--backend", "cpu"}, "warp_drive");
+  rejects({"--ladder", "--ladder-cpu", "-2", "--backend", "cpu"}, "--ladder-cpu=-2");
+  rejects({"--ladder-steps", "equal_mass", "--backend", "cpu"}, "requires");
   rejects({"--snapshot-every", "5", "--backend", "cpu"}, "--snapshots");
   temp_dir dir;
   std::ofstream(dir.file("bodies.csv")) << "1,0,0,0,0,0,0\n1,1,0,0,0,0\n";

@@ -3,11 +3,14 @@
 // edge), on uniform bits, few distinct keys, all-equal keys, special floats (NaN of both
 // signs, +-0.0, +-inf, denormals), sorted and reversed input. Values are the original
 // indices, so comparing them checks stability exactly (a stable sort's permutation is unique).
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <random>
 #include <tuple>
 
+#include "core/sort_keys.hpp"
+#include "cuda/tuning/sort_tuning.hpp"
 #include "parprim/sort.hpp"
 #include "reference/sort_ref.hpp"
 #include "support/test_support.hpp"
@@ -162,14 +165,26 @@ void check_sort(const context& ctx, sort_algorithm alg, std::int64_t n, const so
   }
 }
 
-// Sizes around the tiles: Onesweep's 3840-key tiles and 4096-key histogram rounds, warps,
-// powers of two +-1, and a few million.
+// The GPU Onesweep tiles of the tuning in force (4-byte and 8-byte words), whatever the shape.
+std::vector<std::int64_t> onesweep_tile_edges() {
+  using t = cuda_tuning::onesweep_tuning;
+  std::vector<std::int64_t> v;
+  for (std::int64_t tile : {std::int64_t(t::threads) * t::items, std::int64_t(t::threads) * t::items_wide})
+    for (std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) v.push_back(n);
+  return v;
+}
+
+// Sizes around the tiles: Onesweep's tiles (3840 keys by default) and 4096-key histogram
+// rounds, warps, powers of two +-1, and a few million.
 std::vector<std::int64_t> sort_sizes(sort_algorithm alg) {
   if (alg == sort_algorithm::split_1bit)  // one pass per bit: keep it small
     return {0, 1, 2, 31, 33, 256, 257, 3841, 4097, 65537};
-  return {0,    1,    2,    31,   32,    33,    255,   256,   257,     3839,
-          3840, 3841, 4095, 4096, 4097,  7679,  7680,  7681,  65535,   65537,
-          (1 << 18) + 3};
+  std::vector<std::int64_t> v = {0,    1,    2,    31,   32,    33,    255,   256,   257,     3839,
+                                 3840, 3841, 4095, 4096, 4097,  7679,  7680,  7681,  65535,   65537,
+                                 (1 << 18) + 3};
+  for (std::int64_t n : onesweep_tile_edges())
+    if (std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+  return v;
 }
 
 using param = std::tuple<backend, sort_algorithm>;
@@ -205,8 +220,13 @@ TEST_P(RadixSort, KeysEveryTypeSizeAndOrder) {
 template <class K, class V>
 void pairs_some_sizes(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t large = alg == sort_algorithm::split_1bit ? 4097 : 65537;
-  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(33), std::int64_t(3840),
-                         std::int64_t(3841), large})
+  std::vector<std::int64_t> sizes = {0, 1, 33, 3840, 3841, large};
+  if (alg == sort_algorithm::onesweep) {  // the last tile one key short, and one key over
+    const auto edges = onesweep_tile_edges();
+    sizes.push_back(edges[0]);
+    sizes.push_back(edges[6]);
+  }
+  for (std::int64_t n : sizes)
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       check_sort<K, V>(ctx, alg, n, {o, 0, -1, dist::few_distinct}, seed + std::uint64_t(n) + int(o));
 }
@@ -319,6 +339,35 @@ TEST(RadixSortOracle, ImageOrderMatchesComparator) {
   check(double{});
   check(std::int32_t{});
   check(std::int64_t{});
+}
+
+// original_bits undoes ordered_bits for every kind and order (the GPU sort moves images
+// between its passes and turns them back into raw keys when it writes).
+TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
+  auto check = [](auto tag) {
+    using K = decltype(tag);
+    using U = detail::key_word_t<K>;
+    std::vector<U> raw;
+    for (K k : special_values<K>()) {
+      U u;
+      std::memcpy(&u, &k, sizeof u);
+      raw.push_back(u);
+    }
+    std::mt19937_64 g(fresh_seed());
+    for (int i = 0; i < 1000; ++i) raw.push_back(U(g()));
+    for (U u : raw)
+      for (bool desc : {false, true}) {
+        const U image = detail::ordered_bits(u, detail::kind_of<K>(), desc);
+        EXPECT_EQ(detail::original_bits(image, detail::kind_of<K>(), desc), u)
+            << type_name<K>() << (desc ? " descending" : " ascending");
+      }
+  };
+  check(float{});
+  check(double{});
+  check(std::int32_t{});
+  check(std::int64_t{});
+  check(std::uint32_t{});
+  check(std::uint64_t{});
 }
 
 // The documented float order, spelled out.

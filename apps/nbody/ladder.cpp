@@ -50,6 +50,12 @@ std::vector<rung> all_rungs() {
   return r;
 }
 
+std::optional<rung> rung_named(const std::string& name) {
+  for (rung r : all_rungs())
+    if (name == to_string(r)) return r;
+  return std::nullopt;
+}
+
 #if !PARPRIM_HAVE_CUDA
 struct gpu_ladder::impl {};
 gpu_ladder::gpu_ladder(const context& ctx, const body_set<float>&, float) {
@@ -137,6 +143,7 @@ void gpu_rows(const context& ctx, const body_set<float>& bodies, const ladder_op
   cuda::event_timer timer(ctx);
   for (rung r : all_rungs()) {
     if (!full.applicable(r) || o.step_only) continue;
+    if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), r) == o.only.end()) continue;
     gpu_ladder& lad = r == rung::one_thread ? small : full;
     const std::int64_t n_run = r == rung::one_thread ? small_n : bodies.size();
     double ms = time_runs([&] { return timer.time_ms([&] { lad.run(r); }); }, o);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ enum class rung {
 };
 const char* to_string(rung r);
 std::vector<rung> all_rungs();
+// The step named `name` (as to_string prints it); nullopt when there is none.
+std::optional<rung> rung_named(const std::string& name);
 
 // The bodies in every layout the rungs use, on a CUDA context. eps must be > 0 (the steps
 // from if_elimination on rely on softening to make the i == j term zero).
@@ -60,6 +63,7 @@ struct ladder_options {
   std::int64_t cpu_n = 1 << 15;        // CPU rows on min(n, cpu_n) bodies; 0: none
   bool gpu = true;                     // GPU rows (needs a CUDA context)
   bool step_only = false;              // GPU: only the whole step against the forces alone
+  std::vector<rung> only;              // GPU rows to run (empty: every applicable step)
 };
 
 struct ladder_row {

@@ -21,6 +21,8 @@ struct nbody_args {
   std::string backend_name = "auto";
   std::string json_path;
   bool compare = false, ladder = false;
+  std::vector<std::string> ladder_steps;
+  std::int64_t ladder_cpu = -1;  // -1: the ladder's default
   CLI::Option* n_option = nullptr;
   CLI::Option* init_option = nullptr;
   CLI::Option* steps_option = nullptr;
@@ -87,6 +89,17 @@ void run(nbody_args& a) {
     lo.n = a.n_option->count() ? o.n : (std::int64_t(1) << 18);
     lo.eps = o.eps;
     lo.seed = o.seed;
+    for (auto& name : a.ladder_steps) {
+      const auto r = nbody::rung_named(name);
+      if (!r) {
+        std::string known;
+        for (auto k : nbody::all_rungs()) known += (known.empty() ? "" : ", ") + std::string(nbody::to_string(k));
+        bad("--ladder-steps: unknown step '" + name + "' (known: " + known + ")");
+      }
+      lo.only.push_back(*r);
+    }
+    if (a.ladder_cpu < -1) bad("--ladder-cpu=" + std::to_string(a.ladder_cpu) + " must be at least 0");
+    if (a.ladder_cpu >= 0) lo.cpu_n = a.ladder_cpu;
     if (lo.n <= 0) bad("--n=" + std::to_string(lo.n) + " must be at least 1");
     if (!(lo.eps > 0)) bad("--ladder needs --eps > 0 (the steps from if_elimination on rely on softening)");
     context ctx = make_context(a.backend_name);
@@ -136,6 +149,11 @@ void add_nbody_command(CLI::App& app, int& exit_code) {
   auto* cmp = cmd->add_flag("--compare", a->compare, "Run CPU and CUDA on the same bodies and report the differences");
   auto* lad = cmd->add_flag("--ladder", a->ladder, "Time the tuning ladder of force kernels (float)");
   cmp->excludes(lad);
+  cmd->add_option("--ladder-steps", a->ladder_steps, "--ladder: only these GPU steps, e.g. equal_mass,gems3_tiled")
+      ->delimiter(',')
+      ->needs(lad);
+  cmd->add_option("--ladder-cpu", a->ladder_cpu, "--ladder: CPU rows on this many bodies (default 32768; 0: none)")
+      ->needs(lad);
   cmd->add_option("--json", a->json_path, "Write the results as JSON to FILE");
   cmd->callback([a, &exit_code] {
     run(*a);

@@ -5,7 +5,8 @@
 //  1. u32 values, i32 indices, random indices and a random permutation: ours (checked),
 //     ours without the bounds check, the naive kernel (GPU) or a plain sequential loop (CPU).
 //  2. Scatter by a random permutation at the largest size: single pass, multi-pass for
-//     k = 1..16 with the model's predicted time beside each, and the k the model picks.
+//     k = 1..16 with the model's predicted time beside each, and the k the model picks
+//     (the title names the scheme the device runs: k sweeps, or binned).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -149,9 +150,13 @@ void multi_pass_table(session& s, std::int64_t n) {
   const double y = yardstick_ms(s, kind::scatter, v, idx, out);
   const double single = s.time_ms([&] { run_ours(s, kind::scatter, true, v, idx, out); });
   const scatter_plan model = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I));
+  // The scheme the device runs for k > 1 (src/core/scatter_model.hpp).
+  const bool binned = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I), 2).binned;
+  const std::string formula = binned
+                                  ? "binned: T(k) = 4*t_launch + (4|L| + 3|R|)/B_seq + |R|/B_rand(|out|/k)"
+                                  : "T(k) = k*t_launch + (|L| + |R|*touched(k))*k/B_seq + |R|/B_rand(|out|/k)";
   table t("multi-pass scatter by a random permutation, u32, n=" + fmt_int(n) + " on " + s.ctx().name() +
-              ": T(k) = k*t_launch + (|L| + |R|*touched(k))*k/B_seq + |R|/B_rand(|out|/k), B_seq " +
-              fmt(model.seq_gbps, 0) + " GB/s",
+              ": " + formula + ", B_seq " + fmt(model.seq_gbps, 0) + " GB/s",
           {"variant", "k", "ms", "predicted ms", "B_rand GB/s", "GB/s", "vs single pass",
            "vs " + std::string(yard)});
   {

@@ -20,11 +20,13 @@
 // and pass p writes only the elements whose index falls into slice p, reading the whole input
 // again each pass. When a slice fits in the GPU's L2 cache (or the CPU's last-level cache) the
 // random writes hit the cache instead of memory, which can beat one pass of scattered writes
-// by several times despite the k-fold reads. With passes = 0 the seed's cost model chooses k:
+// by several times despite the k-fold reads. A device may instead bin the (index, value) pairs
+// by slice first (two sweeps, into a temporary copy of the pairs) and then write slice after
+// slice from the bins: the same slices, three sweeps for any k. With passes = 0 the seed's cost model chooses k:
 //   T(k) = (|R| + |L|) * k / B_seq + |R| / B_rand(|out| / k)
 // from bandwidths measured once per device (B_rand as a function of the size of the region
-// written at random). The first call that needs the model measures them (tens of
-// milliseconds, synchronizing the context once); later calls reuse the figures.
+// written at random). The first call that needs the model measures them (up to a few tenths
+// of a second, synchronizing the context once); later calls reuse the figures.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +63,8 @@ struct scatter_plan {
   double seq_gbps = 0;         // B_seq: streaming read bandwidth
   double rand_gbps = 0;        // B_rand(|out| / k): useful bytes per second of random writes
   double slice_bytes = 0;      // |out| / k
+  bool binned = false;         // k > 1 runs as count + bin + one scatter over the bins (see
+                               // src/core/scatter_model.hpp), not as k sweeps over the input
 };
 scatter_plan plan_scatter(const context& ctx, std::int64_t n, std::int64_t out_size,
                           int value_bytes, int index_bytes, int passes = 0);

@@ -49,19 +49,32 @@ const scatter_bandwidths& bandwidths_of(const context& ctx) {
   return cache.emplace(key, std::move(bw)).first->second;
 }
 
+double sequential_seconds(const scatter_bandwidths& bw, double n, int value_bytes, int index_bytes,
+                          int k) {
+  const double R = n * value_bytes, L = n * index_bytes;
+  if (k <= 1) return bw.launch_s + (L + R) / bw.seq_bytes_per_s;
+  if (bw.binned) {
+    // Counting sweep (L), binning sweep (reads L + R, writes L + R), scatter of the bins (L + R);
+    // launches: the counters' memset and three kernels.
+    return 4 * bw.launch_s + (L + 3 * (L + R)) / bw.seq_bytes_per_s;
+  }
+  const double per_sector = 32.0 / value_bytes;
+  const double touched = 1.0 - std::pow(1.0 - 1.0 / k, per_sector);
+  return k * bw.launch_s + (L + R * touched) * k / bw.seq_bytes_per_s;
+}
+
 scatter_plan plan_with(const scatter_bandwidths& bw, std::int64_t n, std::int64_t out_size,
                        int value_bytes, int index_bytes, int passes) {
-  const double R = double(n) * value_bytes, L = double(n) * index_bytes;
+  const double R = double(n) * value_bytes;
   const double out_bytes = std::max(1.0, double(out_size) * value_bytes);
-  const double per_sector = 32.0 / value_bytes;
   auto evaluate = [&](int k) {
     scatter_plan p;
     p.passes = k;
+    p.binned = bw.binned && k > 1;
     p.slice_bytes = out_bytes / k;
     p.seq_gbps = bw.seq_bytes_per_s / 1e9;
     p.rand_gbps = bw.rand_at(p.slice_bytes, value_bytes) / 1e9;
-    double touched = k == 1 ? 1.0 : 1.0 - std::pow(1.0 - 1.0 / k, per_sector);
-    double seconds = k * bw.launch_s + (L + R * touched) * k / bw.seq_bytes_per_s +
+    double seconds = sequential_seconds(bw, double(n), value_bytes, index_bytes, k) +
                      R / bw.rand_at(p.slice_bytes, value_bytes);
     p.predicted_ms = seconds * 1e3;
     return p;

@@ -50,6 +50,21 @@ PARPRIM_HD U ordered_bits(U raw, key_kind kind, bool descending) {
   return descending ? U(~k) : k;
 }
 
+// The inverse of ordered_bits: the raw bits whose ordered image is `image`.
+template <class U>
+PARPRIM_HD U original_bits(U image, key_kind kind, bool descending) {
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  constexpr U negative_nans = sizeof(U) == 4 ? U(0x007FFFFFu) : U(0x000FFFFFFFFFFFFFull);
+  U k = descending ? U(~image) : image;
+  if (kind == key_kind::signed_int) {
+    k = k ^ sign;
+  } else if (kind == key_kind::floating) {
+    k = U(k + negative_nans);
+    k = (k & sign) ? U(k ^ sign) : U(~k);
+  }
+  return k;
+}
+
 // Bits [shift, shift + width) of the ordered image, width in [1, 32].
 template <class U>
 PARPRIM_HD std::uint32_t key_field(U raw, key_kind kind, bool descending, int shift, int width) {

@@ -3,6 +3,8 @@
 // Stream-ordered: nothing waits for the device.
 #pragma once
 
+#include <cstdint>
+
 #include "core/sort_keys.hpp"
 #include "parprim/context.hpp"
 #include "parprim/workspace.hpp"
@@ -11,6 +13,11 @@ namespace parprim::cuda_backend {
 
 // Onesweep LSD radix sort (src/cuda/kernels/radix_sort_onesweep.cu).
 void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws);
+// The same sort with look-back segments of at most `tiles_per_segment` tiles (0: the largest
+// the 30-bit look-back counts allow, as radix_sort_onesweep does). Lets tests reach the
+// multi-segment path, otherwise taken only from 2^30 keys on, with small inputs.
+void radix_sort_onesweep_segmented(const context& ctx, const detail::sort_request& r,
+                                   workspace* ws, std::int64_t tiles_per_segment);
 
 // The course's 1-bit split radix sort (src/cuda/kernels/radix_sort_split.cu).
 void radix_sort_split_1bit(const context& ctx, const detail::sort_request& r, workspace* ws);

@@ -13,7 +13,9 @@
 //    12 FP32 instructions and one rsqrt; 11 when all masses are equal (m factored out);
 //  - j slices: when n is too small to fill the GPU with R bodies per thread, the j range is
 //    cut into slices (blockIdx.y) whose partial sums a second pass adds in a fixed order, so
-//    results stay bitwise reproducible on a given GPU.
+//    results stay bitwise reproducible on a given GPU. With force_tuning::balanced_slices
+//    the count comes from a cost model of the busiest SM instead (2^18 bodies: 256 blocks of
+//    1024 on 132 SMs; 3 slices leave 108 SMs with 6 blocks and 24 with 5).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -57,12 +59,46 @@ __device__ __forceinline__ void interact(const vec4<T>& bj, T xi, T yi, T zi, T 
   az = fma_t(dz, s, az);
 }
 
+// Sweeps `count` bodies of a shared tile for this thread's R bodies i.
+template <int R, bool EqualMass, bool Guard, class T>
+__device__ __forceinline__ void sweep_tile(const vec4<T>* __restrict__ tp, int count, const T (&xi)[R],
+                                           const T (&yi)[R], const T (&zi)[R], T eps2, T (&ax)[R],
+                                           T (&ay)[R], T (&az)[R]) {
+  constexpr int U = force_tuning::unroll;
+  static_assert(B % U == 0, "the unrolled sweep must cover a full tile exactly");
+  if (count == B) {
+    // Full tile: walk it with a pointer, U bodies per iteration. (Indexing tile[jj] with an
+    // unrolled counter made the compiler copy the uniform index into a vector register
+    // before every load: one wasted instruction per body j.)
+#pragma unroll 1
+    for (int jj = 0; jj < B; jj += U, tp += U) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const vec4<T> bj = tp[u];
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+          interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+      }
+    }
+  } else {  // the last, partial tile
+    for (int jj = 0; jj < count; ++jj) {
+      const vec4<T> bj = tp[jj];
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
+    }
+  }
+}
+
+// (min_blocks_per_sm = 0 emits no minimum: ptxas keeps its own register heuristics, which
+// an explicit 1 changes.)
 template <class T, bool EqualMass, bool Guard>
-__global__ void __launch_bounds__(B) force_kernel(const vec4<T>* __restrict__ pos, int n, T eps2,
-                                                  T mass, int tiles_per_slice,
-                                                  vec4<T>* __restrict__ out) {
+__global__ void __launch_bounds__(B, force_tuning::min_blocks_per_sm)
+    force_kernel(const vec4<T>* __restrict__ pos, int n, T eps2, T mass, int tiles_per_slice,
+                 vec4<T>* __restrict__ out) {
   constexpr int R = bodies_per_thread<T>;
-  __shared__ vec4<T> tile[B];
+  constexpr int buffers = force_tuning::prefetch_tile ? 2 : 1;
+  __shared__ vec4<T> tile[buffers][B];
 
   // Load phase. This thread's bodies are first + k*B, so each of the R loads is coalesced.
   const int first = blockIdx.x * (B * R) + threadIdx.x;
@@ -76,38 +112,36 @@ __global__ void __launch_bounds__(B) force_kernel(const vec4<T>* __restrict__ po
   }
 
   // Tile phase. The block walks its slice of the j range one tile at a time: every thread
-  // copies one body into shared memory, then all threads sweep the tile.
+  // copies one body into shared memory, then all threads sweep the tile. Bodies past n are
+  // never copied and never read (the sweep of the last tile stops at n).
   const int tiles = (n + B - 1) / B;
   const int t_begin = blockIdx.y * tiles_per_slice;
   const int t_end = min(tiles, t_begin + tiles_per_slice);
-  for (int t = t_begin; t < t_end; ++t) {
-    const int j0 = t * B;
-    __syncthreads();  // the previous tile has been read by everyone
-    if (j0 + static_cast<int>(threadIdx.x) < n) tile[threadIdx.x] = pos[j0 + threadIdx.x];
+  if constexpr (force_tuning::prefetch_tile) {
+    // Two buffers: tile t+1 travels from global memory into `next` while tile t is swept,
+    // then goes to the other buffer, which everyone finished reading before the barrier
+    // that ended the previous iteration. One barrier per tile.
+    vec4<T> next{0, 0, 0, 0};
+    const int j = t_begin * B + static_cast<int>(threadIdx.x);
+    if (t_begin < t_end && j < n) tile[0][threadIdx.x] = pos[j];
     __syncthreads();
-    const int count = min(B, n - j0);
-    if (count == B) {
-      // Full tile: walk it with a pointer, eight bodies per iteration. (Indexing tile[jj]
-      // with an unrolled counter made the compiler copy the uniform index into a vector
-      // register before every load: one wasted instruction per body j.)
-      const vec4<T>* tp = tile;
-#pragma unroll 1
-      for (int jj = 0; jj < B; jj += force_tuning::unroll, tp += force_tuning::unroll) {
-#pragma unroll
-        for (int u = 0; u < force_tuning::unroll; ++u) {
-          const vec4<T> bj = tp[u];
-#pragma unroll
-          for (int k = 0; k < R; ++k)
-            interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
-        }
-      }
-    } else {  // the last, partial tile
-      for (int jj = 0; jj < count; ++jj) {
-        const vec4<T> bj = tile[jj];
-#pragma unroll
-        for (int k = 0; k < R; ++k)
-          interact<EqualMass, Guard>(bj, xi[k], yi[k], zi[k], eps2, ax[k], ay[k], az[k]);
-      }
+    int buf = 0;
+    for (int t = t_begin; t < t_end; ++t) {
+      const int jn = (t + 1) * B + static_cast<int>(threadIdx.x);
+      const bool more = t + 1 < t_end;
+      if (more && jn < n) next = pos[jn];  // in flight during the sweep
+      sweep_tile<R, EqualMass, Guard>(tile[buf], min(B, n - t * B), xi, yi, zi, eps2, ax, ay, az);
+      if (more && jn < n) tile[buf ^ 1][threadIdx.x] = next;
+      __syncthreads();
+      buf ^= 1;
+    }
+  } else {
+    for (int t = t_begin; t < t_end; ++t) {
+      const int j0 = t * B;
+      __syncthreads();  // the previous tile has been read by everyone
+      if (j0 + static_cast<int>(threadIdx.x) < n) tile[0][threadIdx.x] = pos[j0 + threadIdx.x];
+      __syncthreads();
+      sweep_tile<R, EqualMass, Guard>(tile[0], min(B, n - j0), xi, yi, zi, eps2, ax, ay, az);
     }
   }
 
@@ -197,6 +231,27 @@ int elementwise_blocks(std::int64_t n) {
   return static_cast<int>(std::min<std::int64_t>((n + 255) / 256, 65536));
 }
 
+// The slice count whose slowest SM finishes first. Blocks are all alike (one slice of
+// `tiles_per_slice` tiles for B*R bodies), and the hardware hands them to SMs as slots free
+// up, so the busiest SM runs ceil(grid / sms) of them; an SM is taken to need a few resident
+// blocks (16 warps) to keep its issue slots busy, so fewer count as that many. Each block
+// also pays a fixed start-up (bodies i in, sums out) of about a quarter tile. Near-ties go
+// to fewer slices (less partial-sum memory and a shorter summing pass).
+std::int64_t balanced_slices(std::int64_t blocks, std::int64_t tiles, int sms, int resident,
+                             std::int64_t most) {
+  const std::int64_t saturate = std::min<std::int64_t>(resident, std::max(1, 16 * 32 / B));
+  double best_cost = 0;
+  std::int64_t best = 1;
+  for (std::int64_t s = 1; s <= std::max<std::int64_t>(1, most); ++s) {
+    const std::int64_t per_slice = (tiles + s - 1) / s;
+    const std::int64_t used = (tiles + per_slice - 1) / per_slice;
+    const std::int64_t busiest = std::max(saturate, (blocks * used + sms - 1) / sms);
+    const double cost = double(busiest) * (double(per_slice) + 0.25);
+    if (s == 1 || cost < best_cost * 0.995) best_cost = cost, best = s;
+  }
+  return best;
+}
+
 }  // namespace
 
 template <class T>
@@ -210,10 +265,17 @@ force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool
                          &plan.resident_blocks_per_sm, force_kernel_for<T>(equal_mass, guard), B, 0));
   const std::int64_t tiles = (n + B - 1) / B;
   plan.blocks = static_cast<int>((n + B * R - 1) / (B * R));
-  // Slices: as many as fill the resident capacity of the GPU once, each at least a few tiles.
   const std::int64_t capacity = std::int64_t(plan.sms) * std::max(1, plan.resident_blocks_per_sm);
-  std::int64_t slices = std::max<std::int64_t>(1, capacity / std::max(1, plan.blocks));
-  slices = std::max<std::int64_t>(1, std::min(slices, tiles / force_tuning::min_tiles_per_slice));
+  const std::int64_t most = std::max<std::int64_t>(1, tiles / force_tuning::min_tiles_per_slice);
+  std::int64_t slices = 1;
+  if constexpr (force_tuning::balanced_slices) {
+    slices = balanced_slices(plan.blocks, tiles, plan.sms, std::max(1, plan.resident_blocks_per_sm),
+                             std::min<std::int64_t>(most, force_tuning::max_slices));
+  } else {
+    // Slices: as many as fill the resident capacity of the GPU once, each at least a few tiles.
+    slices = std::max<std::int64_t>(1, capacity / std::max(1, plan.blocks));
+    slices = std::max<std::int64_t>(1, std::min(slices, most));
+  }
   slices = std::min<std::int64_t>(slices, 65535);
   plan.tiles_per_slice = static_cast<int>((tiles + slices - 1) / slices);
   plan.slices = static_cast<int>((tiles + plan.tiles_per_slice - 1) / plan.tiles_per_slice);

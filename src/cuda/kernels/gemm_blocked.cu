@@ -10,6 +10,8 @@
 //   * with double_buffer, the next slice is fetched from global memory into registers while
 //     the current one is multiplied, then stored to the other shared buffer: one barrier
 //     per slice, and the global latency hides behind a whole slice of arithmetic.
+//   * with Cfg::lean, blocks whose tile lies inside C take a loop without bounds checks on
+//     walking pointers (fewer integer instructions beside the FMAs).
 // The fast path (Fast = true) reads whole 16-byte vectors and needs no transposes, K and N
 // multiples of 16/sizeof(T) and 16-byte aligned matrices. Every other shape takes Fast =
 // false: the same tiles filled one element at a time through strides, with bounds checks on
@@ -184,29 +186,85 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     }
   };
 
-  // Main loop. Every barrier is reached by every thread of the block (the loop bounds are
-  // the same for all of them).
-  if constexpr (Cfg::double_buffer) {
-    fetch(0);
-    stash(0);
-    __syncthreads();
-    int buf = 0;
-    for (int k0 = 0; k0 < g.K; k0 += BK) {
-      const bool more = k0 + BK < g.K;
-      if (more) fetch(k0 + BK);  // in flight while this slice is multiplied
-      multiply(buf);
-      // The other buffer was last read before the previous barrier: safe to overwrite.
-      if (more) stash(buf ^ 1);
-      __syncthreads();
-      buf ^= 1;
-    }
-  } else {
-    for (int k0 = 0; k0 < g.K; k0 += BK) {
-      fetch(k0);
+  // Lean main loop (Cfg::lean) for interior blocks of the fast path: the tile lies inside M
+  // and N and K is a whole number of slices, so no load needs a bounds check or a zero
+  // fill, and each thread walks one pointer per staged vector instead of recomputing 64-bit
+  // addresses every slice. With lean == 2 a trip covers two slices, so that both shared
+  // buffers are fixed addresses (at twice the code size of the loop). The branch is uniform
+  // over the block: every barrier is reached by all its threads.
+  bool done = false;
+  if constexpr (Fast && Cfg::lean > 0) {
+    if (m0 + BM <= g.M && n0 + BN <= g.N && g.K >= BK && g.K % BK == 0) {
+      const V* a_ptr[loads_a];
+      const V* b_ptr[loads_b];
+#pragma unroll
+      for (int s = 0; s < loads_a; ++s)
+        a_ptr[s] = reinterpret_cast<const V*>(g.A + std::int64_t(m0 + a_row[s]) * g.K + a_col[s]);
+#pragma unroll
+      for (int s = 0; s < loads_b; ++s)
+        b_ptr[s] = reinterpret_cast<const V*>(g.B + std::int64_t(b_row[s]) * g.N + n0 + b_col[s]);
+      const std::int64_t b_step = std::int64_t(BK / VEC) * g.N;  // one slice down B, in vectors
+      auto fetch_next = [&] {
+#pragma unroll
+        for (int s = 0; s < loads_a; ++s) a_stage[s] = __ldg(a_ptr[s]), a_ptr[s] += BK / VEC;
+#pragma unroll
+        for (int s = 0; s < loads_b; ++s) b_stage[s] = __ldg(b_ptr[s]), b_ptr[s] += b_step;
+      };
+      fetch_next();
       stash(0);
       __syncthreads();
-      multiply(0);
-      __syncthreads();  // before the next slice overwrites the buffer
+      const int slices = g.K / BK;
+      if constexpr (Cfg::lean == 2) {
+        for (int t = 0; t < slices; t += 2) {
+          if (t + 1 < slices) fetch_next();  // in flight while slice t is multiplied
+          multiply(0);
+          if (t + 1 < slices) stash(1);
+          __syncthreads();
+          if (t + 1 == slices) break;
+          if (t + 2 < slices) fetch_next();
+          multiply(1);
+          if (t + 2 < slices) stash(0);
+          __syncthreads();
+        }
+      } else {
+        int buf = 0;
+        for (int t = 0; t < slices; ++t) {
+          if (t + 1 < slices) fetch_next();
+          multiply(buf);
+          if (t + 1 < slices) stash(buf ^ 1);
+          __syncthreads();
+          buf ^= 1;
+        }
+      }
+      done = true;
+    }
+  }
+
+  // Main loop. Every barrier is reached by every thread of the block (the loop bounds are
+  // the same for all of them).
+  if (!done) {
+    if constexpr (Cfg::double_buffer) {
+      fetch(0);
+      stash(0);
+      __syncthreads();
+      int buf = 0;
+      for (int k0 = 0; k0 < g.K; k0 += BK) {
+        const bool more = k0 + BK < g.K;
+        if (more) fetch(k0 + BK);  // in flight while this slice is multiplied
+        multiply(buf);
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) stash(buf ^ 1);
+        __syncthreads();
+        buf ^= 1;
+      }
+    } else {
+      for (int k0 = 0; k0 < g.K; k0 += BK) {
+        fetch(k0);
+        stash(0);
+        __syncthreads();
+        multiply(0);
+        __syncthreads();  // before the next slice overwrites the buffer
+      }
     }
   }
 

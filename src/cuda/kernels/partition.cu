@@ -1,7 +1,8 @@
-// Stream compaction (copy_if) and stable partition: a single-pass kernel with decoupled
-// look-back (Merrill & Garland, NVR-2016-002) applied to selection counts.
+// Stream compaction (copy_if) and stable partition: host dispatch, and the original
+// single-pass kernel with decoupled look-back (Merrill & Garland, NVR-2016-002) applied to
+// selection counts (select_tuning::kernel == 0).
 //
-// Per tile (threads x items elements):
+// Per tile (threads x items elements) of select_kernel:
 //   load      item k of thread t is element k * threads + t (coalesced)
 //   rank      one ballot per item gives each warp's selected lanes; a scan of the (item,
 //             warp) counts in element order gives every selected element its tile-local rank
@@ -11,11 +12,16 @@
 //             nearest tile with an inclusive prefix; then publishes its own inclusive prefix
 //   write     the packed run goes to out[prefix ...] with consecutive threads on consecutive
 //             addresses
-// Partition is two such passes: the selected elements, then (negated predicate) the rejected
-// ones written after them, at an offset the first pass leaves in device memory. The second
-// pass re-reads the input: 4n + 4n + 4n bytes for 4-byte elements against copy_if's 4n plus
-// the selected writes. Writing the rejected elements backwards from the end (one pass) would
-// reverse their order, and the order is part of the contract.
+// select_tuning::kernel == 1 uses select_lookback_kernel (select_lookback.cuh) instead:
+// 16-byte loads, 32 KiB tiles, a speculative tile load and a wider look-back window.
+//
+// Partition must be stable (selected in order, then rejected in order); see
+// partition_count_place.cuh for what that costs against an unstable partition.
+//   scheme 0: two compaction passes: the selected elements, then (negated predicate) the
+//             rejected ones written after them, at an offset the first pass leaves in device
+//             memory. Reads 2n, writes n, each pass with its look-back.
+//   scheme 1: partition_count_place.cuh: a count pass, then a place pass that writes both
+//             parts without look-back.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,6 +30,9 @@
 #include "core/partition_functors.hpp"
 #include "core/temp_memory.hpp"
 #include "cuda/kernels/launch.cuh"
+#include "cuda/kernels/partition_count_place.cuh"
+#include "cuda/kernels/select_lookback.cuh"
+#include "cuda/kernels/select_status.cuh"
 #include "cuda/partition_backend.hpp"
 #include "cuda/tuning/partition_tuning.hpp"
 #include "parprim/types.hpp"
@@ -32,66 +41,7 @@ namespace parprim::cuda_kernels {
 
 namespace {
 
-constexpr unsigned full_mask = 0xffffffffu;
-
-// Tile status: a 2-bit state over a 62-bit count in one 64-bit word (one relaxed load or
-// store is single-copy atomic, so the state is never seen without its count).
-constexpr unsigned long long state_shift = 62;
-constexpr unsigned long long status_aggregate = 1ull << state_shift;
-constexpr unsigned long long status_inclusive = 2ull << state_shift;
-constexpr unsigned long long count_bits = (1ull << state_shift) - 1;
-
-__device__ __forceinline__ unsigned long long load_status(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_status(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-__device__ __forceinline__ long long warp_sum_all(long long v) {
-#pragma unroll
-  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(full_mask, v, m);
-  return v;
-}
-
-// Sum of the counts of tiles [0, tile), by warp 0 (every lane returns it). Lane l inspects
-// tile (window - l); the nearest inclusive prefix ends the walk.
-__device__ __forceinline__ long long look_back(const unsigned long long* status, long long tile) {
-  const int lane = threadIdx.x & 31;
-  long long sum = 0;
-  for (long long window = tile - 1;; window -= 32) {
-    const long long t = window - lane;
-    unsigned long long w = status_inclusive;  // before tile 0: an inclusive prefix of 0
-    if (t >= 0) {
-      do {
-        w = load_status(status + t);
-      } while ((w >> state_shift) == 0);
-    }
-    const unsigned inclusive = __ballot_sync(full_mask, (w & ~count_bits) == status_inclusive);
-    long long v = static_cast<long long>(w & count_bits);
-    if (inclusive) {
-      const int nearest = __ffs(inclusive) - 1;  // lowest lane = highest tile index
-      if (lane > nearest) v = 0;
-      return sum + warp_sum_all(v);
-    }
-    sum += warp_sum_all(v);
-  }
-}
-
-template <class T>
-struct select_args {
-  const T* in;
-  std::int64_t n;
-  T* out;
-  const std::int64_t* out_offset;  // device: added to every write position (or null)
-  detail::predicate_eval<T> pred;
-  unsigned long long* status;      // [tiles], zeroed
-  unsigned* tile_counter;          // zeroed
-  std::int64_t* count_out;         // device: the total, written by the last tile (or null)
-  unsigned tiles;
-};
+using select_status::full_mask;
 
 template <class T>
 __global__ void __launch_bounds__(cuda_tuning::select_tuning<sizeof(T)>::threads)
@@ -156,8 +106,9 @@ __global__ void __launch_bounds__(cuda_tuning::select_tuning<sizeof(T)>::threads
     if (lane == 31) {
       s_selected = inclusive;
       // Publish phase: tile 0's count is already its inclusive prefix.
-      store_status(a.status + tile,
-                   (tile == 0 ? status_inclusive : status_aggregate) | (unsigned long long)inclusive);
+      select_status::store(a.status + tile, (tile == 0 ? select_status::inclusive
+                                                       : select_status::aggregate) |
+                                                (unsigned long long)inclusive);
     }
   }
   __syncthreads();
@@ -172,9 +123,11 @@ __global__ void __launch_bounds__(cuda_tuning::select_tuning<sizeof(T)>::threads
 
   // Look-back phase.
   if (warp == 0) {
-    const long long prefix = tile == 0 ? 0 : look_back(a.status, tile);
+    const long long prefix = tile == 0 ? 0 : select_status::look_back<1>(a.status, tile, 0u);
     if (lane == 0) {
-      if (tile != 0) store_status(a.status + tile, status_inclusive | (unsigned long long)(prefix + selected));
+      if (tile != 0)
+        select_status::store(a.status + tile,
+                             select_status::inclusive | (unsigned long long)(prefix + selected));
       if (a.count_out && tile == a.tiles - 1) *a.count_out = prefix + selected;
       s_prefix = prefix;
     }
@@ -186,28 +139,39 @@ __global__ void __launch_bounds__(cuda_tuning::select_tuning<sizeof(T)>::threads
   for (int j = tid; j < int(selected); j += threads) out[j] = s_stage[j];
 }
 
+// One compaction pass: tiles of the configured kernel, status words zeroed by the caller.
 template <class T>
 void launch_select(const context& ctx, cudaStream_t stream, select_args<T> a, const char* who) {
   using tuning = cuda_tuning::select_tuning<sizeof(T)>;
-  select_kernel<T><<<a.tiles, tuning::threads, 0, stream>>>(a);
+  if constexpr (tuning::kernel == 1) {
+    using lt = cuda_tuning::select_lookback_tuning<sizeof(T)>;
+    using shape = select_shape<T, lt::threads, lt::items>;
+    select_lookback_kernel<T, shape, lt::min_blocks, lt::lookback_per_lane, lt::vector_store>
+        <<<a.tiles, lt::threads, 0, stream>>>(a, lt::spin_sleep_ns);
+  } else {
+    select_kernel<T><<<a.tiles, tuning::threads, 0, stream>>>(a);
+  }
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-}  // namespace
-
-}  // namespace parprim::cuda_kernels
-
-namespace parprim::cuda_backend {
-
 template <class T>
-void select(const context& ctx, span<const T> in, span<T> out, detail::predicate_eval<T> pred,
-            bool partition, std::int64_t* count_device, workspace* ws) {
-  using namespace cuda_kernels;
+constexpr std::int64_t select_tile() {
   using tuning = cuda_tuning::select_tuning<sizeof(T)>;
-  const char* who = partition ? "partition" : "copy_if";
-  use_device(ctx, who);
-  cudaStream_t stream = stream_of(ctx);
-  const std::int64_t tiles = ceil_div(in.size(), tuning::tile);
+  if constexpr (tuning::kernel == 1) {
+    using lt = cuda_tuning::select_lookback_tuning<sizeof(T)>;
+    return lt::threads * lt::items;
+  } else {
+    return tuning::tile;
+  }
+}
+
+// Compaction passes: copy_if (one) or partition scheme 0 (two, the second with the negated
+// predicate writing after the selected count).
+template <class T>
+void select_passes(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
+                   detail::predicate_eval<T> pred, bool partition, std::int64_t* count_device,
+                   workspace* ws, const char* who) {
+  const std::int64_t tiles = ceil_div(in.size(), select_tile<T>());
   // Per pass: tile status words, then the tile counter.
   const std::size_t pass_bytes = detail::align_up(std::size_t(tiles) * 8) + 256;
   const int pass_count = partition ? 2 : 1;
@@ -227,8 +191,60 @@ void select(const context& ctx, span<const T> in, span<T> out, detail::predicate
     a.tile_counter = reinterpret_cast<unsigned*>(p + pass_bytes - 256);
     a.count_out = pass == 0 ? count_device : nullptr;
     a.tiles = unsigned(tiles);
+    a.vectorized = cuda_prim::aligned16(in.data());
     launch_select(ctx, stream, a, who);
   }
+}
+
+// Partition scheme 1: count pass, place pass, over G chunks of whole tiles.
+template <class T>
+void count_place(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
+                 detail::predicate_eval<T> pred, std::int64_t* count_device, workspace* ws,
+                 const char* who) {
+  using pt = cuda_tuning::partition_tuning<sizeof(T)>;
+  using shape = select_shape<T, pt::threads, pt::items>;
+  int sms = 0;
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const std::int64_t tiles = ceil_div(in.size(), shape::tile);
+  const std::int64_t capacity = std::max<std::int64_t>(1, std::int64_t(sms) * pt::blocks_per_sm);
+  const std::int64_t chunk = ceil_div(tiles, std::min(tiles, capacity)) * shape::tile;
+  const std::int64_t chunks = ceil_div(in.size(), chunk);  // every chunk non-empty
+  detail::temp_memory counts(ctx, ws, detail::align_up(std::size_t(chunks) * 8));
+  place_args<T> a{};
+  a.in = in.data();
+  a.n = in.size();
+  a.out = out.data();
+  a.pred = pred;
+  a.chunk = chunk;
+  a.chunks = int(chunks);
+  a.counts = counts.as<unsigned long long>();
+  a.count_out = count_device;
+  a.vectorized = cuda_prim::aligned16(in.data());
+  partition_count_kernel<T, shape><<<unsigned(chunks), shape::threads, 0, stream>>>(
+      a, counts.as<unsigned long long>());
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  partition_place_kernel<T, shape, pt::blocks_per_sm><<<unsigned(chunks), shape::threads, 0, stream>>>(a);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+}  // namespace
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+template <class T>
+void select(const context& ctx, span<const T> in, span<T> out, detail::predicate_eval<T> pred,
+            bool partition, std::int64_t* count_device, workspace* ws) {
+  using namespace cuda_kernels;
+  const char* who = partition ? "partition" : "copy_if";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  if constexpr (cuda_tuning::partition_tuning<sizeof(T)>::scheme == 1) {
+    if (partition) return count_place(ctx, stream, in, out, pred, count_device, ws, who);
+  }
+  select_passes(ctx, stream, in, out, pred, partition, count_device, ws, who);
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                        \

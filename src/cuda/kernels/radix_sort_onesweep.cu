@@ -14,15 +14,24 @@
 //   4. copy back  when an odd number of passes ran, the result is in the temporary buffer
 //
 // Keys are raw 32- or 64-bit words; the digit is taken from their order-preserving image
-// (core/sort_keys.hpp) on the fly, so signed, float and descending sorts cost nothing extra
-// and the kernels exist only for 2 key widths x 3 value widths (none, 4, 8 bytes).
+// (core/sort_keys.hpp), so signed, float and descending sorts cost nothing extra and the
+// kernels exist only for 2 key widths x 3 value widths (none, 4, 8 bytes). Two pass kernels
+// exist (tuning::lean_pass, sort_tuning.hpp); the look-back and segment logic is shared.
 //
 // Look-back words pack a 2-bit state and a 30-bit count: 0 not ready, 1 aggregate (the
 // tile's own count), 2 + parity inclusive (count up to and including the tile). One buffer
 // serves every pass without clearing: consecutive executed passes have opposite parities, so
-// the inclusive words left by the previous pass read as "not ready". Counts are per segment
-// of at most 2^30 - 1 keys; each segment's first tile starts a new chain, and the segment's
-// base comes from the histograms.
+// the inclusive words left by the previous pass read as "not ready".
+//
+// Segments. A 30-bit count caps a look-back chain below 2^30 keys, so the tiles are cut into
+// segments of `tiles_per_segment` tiles, each with its own chain, and each pass is launched
+// once per segment. Where digit d starts in segment s of a pass's input depends on how many
+// keys of digit d the earlier segments of that input hold; the input of pass p > 0 is the
+// output of pass p - 1, a permutation of the caller's keys, so those counts are not known
+// upfront. The last tile of segment s knows them after its look-back (its inclusive count
+// plus the segment's own start) and writes the start of segment s + 1, which the next
+// launch reads: segment_base[s][pass][d] is written by the scan kernel for s = 0 and by
+// segment s - 1 otherwise.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -44,27 +53,31 @@ constexpr int max_passes = 8;  // 64-bit keys
 constexpr unsigned full_mask = 0xffffffffu;
 constexpr unsigned count_mask = (1u << 30) - 1;
 constexpr unsigned state_aggregate = 1u;
+constexpr std::int64_t max_chain_keys = (std::int64_t(1) << 30) - 1;
 
-static_assert(tuning::threads == radix, "one thread per digit");
-static_assert(std::int64_t(tuning::tiles_per_segment) * tuning::tile < (std::int64_t(1) << 30),
-              "segment counts must fit the 30-bit look-back words");
+static_assert(tuning::lean_pass || tuning::threads == radix,
+              "the plain pass kernel runs one thread per digit");
+static_assert(tuning::threads >= radix && tuning::threads % 32 == 0,
+              "the look-back and the tile counts take one thread per digit");
+
+// The tile of one pass-kernel instantiation: 8-byte keys or values may take fewer keys per
+// thread (registers, shared memory).
+template <class U, class W, bool HasValues>
+struct pass_shape {
+  static constexpr bool wide = sizeof(U) == 8 || (HasValues && sizeof(W) == 8);
+  static constexpr int threads = tuning::threads;
+  static constexpr int items = wide ? tuning::items_wide : tuning::items;
+  static constexpr int tile = threads * items;
+  static constexpr int word_bytes = int(HasValues && sizeof(W) > sizeof(U) ? sizeof(W) : sizeof(U));
+  static_assert(tile < (1 << 16), "tile-local ranks");
+  static_assert(std::int64_t(tile) <= max_chain_keys, "a segment holds at least one tile");
+};
 
 // Decided on the device by the scan kernel; read by the passes and the copy back.
 struct onesweep_control {
   unsigned tile_counter[max_passes];  // dynamic tile numbering, one counter per pass
   int skip[max_passes];               // 1: every key has the same digit in this pass
   int source[max_passes + 1];         // buffer each pass reads; [passes]: where the result is
-};
-
-template <int Bytes>
-struct word;
-template <>
-struct word<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct word<8> {
-  using type = std::uint64_t;
 };
 
 struct key_params {
@@ -86,10 +99,10 @@ __device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// Exclusive sum over the block of one value per thread (blockDim.x == radix). Contains
-// barriers: every thread calls it.
+// Exclusive sum over the block of one value per thread (threads past the digits pass 0).
+// Contains barriers: every thread calls it.
 template <class T>
-__device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* radix / 32 */) {
+__device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* blockDim.x / 32 */) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   T inclusive = v;
 #pragma unroll
@@ -106,19 +119,21 @@ __device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* radix / 
 }
 
 // ---- 1. Upfront histogram --------------------------------------------------------------------
-// Every pass's digit histogram in one read. Each thread counts runs of equal digits before
-// touching shared memory, so constant or low-entropy digits (where all lanes would hit the
-// same counter) cost one atomic per run instead of one per key.
+// Every pass's digit histogram in one read, into 64-bit totals (blocks count in 32 bits: a
+// block sees at most n / grid keys).
 template <class U>
 __global__ void __launch_bounds__(tuning::histogram_threads)
     onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
-                       int end_bit, int passes, unsigned* hist /* [max_passes][radix] */) {
+                       int end_bit, int passes, unsigned long long* hist /* [max_passes][radix] */) {
   constexpr int key_passes = int(sizeof(U));  // 8-bit digits: 4 or 8 passes at most
   constexpr int threads = tuning::histogram_threads, items = tuning::histogram_items;
   __shared__ unsigned s_hist[key_passes * radix];
   for (int i = threadIdx.x; i < key_passes * radix; i += threads) s_hist[i] = 0;
   __syncthreads();
 
+  // histogram_runs: each thread counts runs of equal digits before touching shared memory,
+  // so constant or low-entropy digits (where all lanes would hit the same counter) cost one
+  // atomic per run instead of one per key.
   unsigned run_digit[key_passes], run_length[key_passes];
 #pragma unroll
   for (int p = 0; p < key_passes; ++p) run_digit[p] = run_length[p] = 0;
@@ -142,43 +157,44 @@ __global__ void __launch_bounds__(tuning::histogram_threads)
           const int shift = begin_bit + p * tuning::radix_bits;
           const int width = min(tuning::radix_bits, end_bit - shift);
           const unsigned d = unsigned(image >> shift) & ((1u << width) - 1u);
-          if (d == run_digit[p]) {
-            ++run_length[p];
+          if constexpr (tuning::histogram_runs) {
+            if (d == run_digit[p]) {
+              ++run_length[p];
+            } else {
+              if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
+              run_digit[p] = d;
+              run_length[p] = 1;
+            }
           } else {
-            if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
-            run_digit[p] = d;
-            run_length[p] = 1;
+            atomicAdd(&s_hist[p * radix + d], 1u);
           }
         }
       }
     }
   }
+  if constexpr (tuning::histogram_runs) {
 #pragma unroll
-  for (int p = 0; p < key_passes; ++p)
-    if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
+    for (int p = 0; p < key_passes; ++p)
+      if (run_length[p]) atomicAdd(&s_hist[p * radix + run_digit[p]], run_length[p]);
+  }
   __syncthreads();
   for (int i = threadIdx.x; i < passes * radix; i += threads)
-    if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);
+    if (s_hist[i]) atomicAdd(&hist[i], (unsigned long long)s_hist[i]);
 }
 
 // ---- 2. Digit starts, trivial passes and buffer parity (one block, thread d = digit d) ----------
+// Writes the starts of segment 0; the passes chain the later segments' starts.
 __global__ void __launch_bounds__(radix)
-    onesweep_scan(const unsigned* hist /* [segments][max_passes][radix] */,
-                  long long* segment_base /* same shape */, onesweep_control* control,
-                  int passes, int segments, std::int64_t n) {
+    onesweep_scan(const unsigned long long* hist /* [max_passes][radix] */,
+                  long long* segment_base /* [segments][max_passes][radix] */,
+                  onesweep_control* control, int passes, std::int64_t n) {
   __shared__ long long warp_totals[radix / 32];
   const int d = threadIdx.x;
   int source = 0;
   for (int p = 0; p < passes; ++p) {
-    long long total = 0;
-    for (int s = 0; s < segments; ++s) total += hist[(s * max_passes + p) * radix + d];
+    const long long total = (long long)hist[p * radix + d];
     const bool trivial = __syncthreads_or(total == n) != 0;
-    long long start = block_exclusive_sum(total, warp_totals);
-    for (int s = 0; s < segments; ++s) {
-      const int at = (s * max_passes + p) * radix + d;
-      segment_base[at] = start;
-      start += hist[at];
-    }
+    segment_base[p * radix + d] = block_exclusive_sum(total, warp_totals);
     if (d == 0) {
       control->skip[p] = trivial ? 1 : 0;
       control->source[p] = source;
@@ -196,17 +212,68 @@ struct pass_args {
   std::int64_t n;
   key_params kp;
   int shift, width;
+  unsigned tiles_per_segment;       // each segment's tiles form one look-back chain
   unsigned* lookback;               // [tiles][radix]
   onesweep_control* control;
-  const long long* segment_base;    // [segments][max_passes][radix]
+  long long* segment_base;          // [segments][max_passes][radix]
 };
 
+// Where the tile sits in its segment's look-back chain.
+struct chain_position {
+  unsigned segment;
+  bool start;            // the segment's first tile: its counts are inclusive at once
+  bool last_of_segment;  // the segment's last tile, with a segment after it
+};
+
+__device__ __forceinline__ chain_position chain_of(unsigned tile, unsigned tiles_per_segment,
+                                                   std::int64_t tile_end, std::int64_t n) {
+  chain_position c;
+  c.segment = tile / tiles_per_segment;
+  c.start = tile % tiles_per_segment == 0;
+  c.last_of_segment = (tile + 1) % tiles_per_segment == 0 && tile_end < n;
+  return c;
+}
+
+// Look-back phase for thread d: the count of digit d in the tile's predecessors within its
+// segment, walking back until a tile with an inclusive count; then publishes the tile's own
+// inclusive count. Not called by a segment's first tile.
+__device__ __forceinline__ unsigned look_back(unsigned* my_word, unsigned digit_count,
+                                              unsigned state_inclusive) {
+  unsigned before = 0;
+  const unsigned* word = my_word;
+  for (;;) {
+    word -= radix;
+    unsigned w = load_relaxed(word);
+    while ((w >> 30) != state_aggregate && (w >> 30) != state_inclusive) w = load_relaxed(word);
+    before += w & count_mask;
+    if ((w >> 30) == state_inclusive) break;
+  }
+  store_relaxed(my_word, (state_inclusive << 30) | (before + digit_count));
+  return before;
+}
+
+// Segment phase for thread d: the global index of digit d's first key in this tile, given
+// the count of digit d in the earlier tiles of the segment; the segment's last tile also
+// hands the start of digit d in the next segment to the next launch.
+template <class U, class W>
+__device__ __forceinline__ long long tile_digit_start(const pass_args<U, W>& a, int pass,
+                                                      chain_position c, int d,
+                                                      unsigned before_tile, unsigned digit_count) {
+  const std::size_t at = (std::size_t(c.segment) * max_passes + pass) * radix + d;
+  const long long segment_start = a.segment_base[at];
+  if (c.last_of_segment)
+    a.segment_base[at + std::size_t(max_passes) * radix] = segment_start + before_tile + digit_count;
+  return segment_start + before_tile;
+}
+
+// 3a. The plain pass kernel (tuning::lean_pass = false).
 template <class U, class W, bool HasValues>
 __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     onesweep_pass(pass_args<U, W> a, int pass) {
-  constexpr int threads = tuning::threads, items = tuning::items, tile_keys = tuning::tile;
+  using shape = pass_shape<U, W, HasValues>;
+  constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile;
   constexpr int warps = threads / 32, warp_keys = items * 32;
-  constexpr int stage_bytes = tile_keys * int(HasValues && sizeof(W) > sizeof(U) ? sizeof(W) : sizeof(U));
+  constexpr int stage_bytes = tile_keys * shape::word_bytes;
   __shared__ unsigned s_tile;
   __shared__ unsigned s_warp_hist[warps * radix];  // per-warp digit counts, then warp offsets
   __shared__ unsigned s_tile_start[radix];         // where each digit starts inside the tile
@@ -233,6 +300,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   const unsigned tile = s_tile;
   const std::int64_t tile_begin = std::int64_t(tile) * tile_keys;
   const int count = int(min(std::int64_t(tile_keys), a.n - tile_begin));
+  const chain_position chain = chain_of(tile, a.tiles_per_segment, tile_begin + tile_keys, a.n);
 
   // Load phase. Warp w owns keys [w * warp_keys, (w + 1) * warp_keys) of the tile; item k of
   // lane l is key w * warp_keys + k * 32 + l, so each load is coalesced and ranking items in
@@ -287,11 +355,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     s_warp_hist[w * radix + d] = digit_count;
     digit_count += c;
   }
-  const unsigned segment = tile / unsigned(tuning::tiles_per_segment);
-  const bool chain_start = tile % unsigned(tuning::tiles_per_segment) == 0;
   unsigned* my_lookback = a.lookback + std::size_t(tile) * radix;
   store_relaxed(my_lookback + d,
-                ((chain_start ? state_inclusive : state_aggregate) << 30) | digit_count);
+                ((chain.start ? state_inclusive : state_aggregate) << 30) | digit_count);
   const unsigned tile_start = block_exclusive_sum(digit_count, s_warp_totals);
   s_tile_start[d] = tile_start;
   __syncthreads();
@@ -309,21 +375,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   }
 
   // Look-back phase: thread d sums the counts of digit d over the predecessors in its
-  // segment, walking back until a tile with an inclusive count, then publishes its own.
-  unsigned before_tile = 0;
-  if (!chain_start) {
-    const unsigned* word = my_lookback + d;
-    for (;;) {
-      word -= radix;
-      unsigned w = load_relaxed(word);
-      while ((w >> 30) != state_aggregate && (w >> 30) != state_inclusive) w = load_relaxed(word);
-      before_tile += w & count_mask;
-      if ((w >> 30) == state_inclusive) break;
-    }
-    store_relaxed(my_lookback + d, (state_inclusive << 30) | (before_tile + digit_count));
-  }
-  s_global[d] = a.segment_base[(std::size_t(segment) * max_passes + pass) * radix + d] +
-                before_tile - tile_start;
+  // segment, then places the tile.
+  const unsigned before_tile = chain.start ? 0u : look_back(my_lookback + d, digit_count, state_inclusive);
+  s_global[d] = tile_digit_start(a, pass, chain, d, before_tile, digit_count) - tile_start;
 
   W values[HasValues ? items : 1];
   if constexpr (HasValues) {
@@ -364,6 +418,205 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   }
 }
 
+// 3b. The lean pass kernel (tuning::lean_pass = true). Same phases; what differs:
+//   - keys become their ordered image at load and raw words again at the write, so a digit
+//     is a shift and a mask;
+//   - the last tile is padded with the largest image: padding keys take the largest digit
+//     and, coming last in input order, the tile positions past the real keys, so no key
+//     needs a validity check (the padding is taken off the published count);
+//   - the peers of a digit are found with 4 instructions per bit, and the group's leader
+//     bumps the warp counter with one shared atomic that returns the old count;
+//   - shared memory for the warp counters is reused for the staged tile.
+
+// Lanes of the warp whose `d` has the same low Bits bits: per bit, a ballot of the
+// lanes with the bit set, complemented in the lanes without it.
+template <int Bits>
+__device__ __forceinline__ unsigned match_digit(unsigned d) {
+  unsigned peers = full_mask;
+#pragma unroll
+  for (int b = 0; b < Bits; ++b) {
+    unsigned same;
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+        "and.b32 t, %1, %2;\n\t"
+        "setp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(same)
+        : "r"(d), "r"(1u << b));
+    peers &= same;
+  }
+  return peers;
+}
+
+template <class U, class W, bool HasValues>
+__global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
+    onesweep_pass_lean(pass_args<U, W> a, int pass) {
+  using shape = pass_shape<U, W, HasValues>;
+  constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile;
+  constexpr int warps = threads / 32, warp_keys = items * 32;
+  constexpr int hist_bytes = warps * radix * int(sizeof(unsigned));
+  constexpr int stage_bytes = tile_keys * shape::word_bytes;
+  constexpr int shared_bytes = hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
+  // The warp counters during ranking, the tile sorted by digit afterwards.
+  __shared__ alignas(16) unsigned char s_shared[shared_bytes];
+  __shared__ unsigned s_tile;
+  __shared__ unsigned s_warp_totals[warps];
+  __shared__ long long s_global[radix];  // global index of tile-local position 0
+  static_assert(shared_bytes + radix * 8 + warps * 4 + 4 <= 48 * 1024,
+                "static shared memory: fewer keys per thread");
+
+  if (a.control->skip[pass]) return;
+  const int source = a.control->source[pass];
+  const U* in_keys = source ? a.keys[1] : a.keys[0];
+  U* out_keys = source ? a.keys[0] : a.keys[1];
+  const unsigned state_inclusive = 2u + unsigned(source);
+  const bool floating = a.kp.kind == detail::key_kind::floating;
+  const bool descending = a.kp.descending;
+  // Integer images are the raw bits XOR a constant (sort_keys.hpp); floats take the full map.
+  const U flip = detail::ordered_bits(U(0), a.kp.kind, descending);
+  const int shift = a.shift;
+  const unsigned digit_mask = (1u << a.width) - 1u;  // the largest digit of this pass
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  unsigned* s_hist = reinterpret_cast<unsigned*>(s_shared);
+  if (tid == 0) s_tile = atomicAdd(&a.control->tile_counter[pass], 1u);
+  for (int i = tid; i < warps * radix; i += threads) s_hist[i] = 0;
+  __syncthreads();
+  const unsigned tile = s_tile;
+  const std::int64_t tile_begin = std::int64_t(tile) * tile_keys;
+  const int count = int(min(std::int64_t(tile_keys), a.n - tile_begin));
+  const bool full = count == tile_keys;
+  const chain_position chain = chain_of(tile, a.tiles_per_segment, tile_begin + tile_keys, a.n);
+
+  // Load phase: warp-striped as in the plain kernel; images, padded with the largest.
+  const int warp_first = warp * warp_keys;
+  const U* in = in_keys + tile_begin + warp_first + lane;
+  U keys[items];
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] = in[k * 32];
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] = warp_first + k * 32 + lane < count ? in[k * 32] : U(0);
+  }
+  if (floating) {
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      keys[k] = detail::ordered_bits(keys[k], detail::key_kind::floating, descending);
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] ^= flip;
+  }
+  if (!full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (warp_first + k * 32 + lane >= count) keys[k] = ~U(0);
+  }
+  W values[HasValues ? items : 1];
+  const W* in_values = nullptr;
+  if constexpr (HasValues) {
+    in_values = (source ? a.values[1] : a.values[0]) + tile_begin + warp_first + lane;
+    if constexpr (tuning::prefetch_values) {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+    }
+  }
+  auto digit = [&](U image) { return unsigned(image >> shift) & digit_mask; };
+
+  // Rank phase: as in the plain kernel, with no key left out.
+  const unsigned lanes_below = (1u << lane) - 1u;
+  unsigned* warp_hist = s_hist + warp * radix;
+  unsigned rank[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const unsigned dk = digit(keys[k]);
+    const unsigned peers = match_digit<tuning::radix_bits>(dk);
+    const int leader = 31 - __clz(peers);
+    unsigned before = 0;
+    if (lane == leader) before = atomicAdd(&warp_hist[dk], unsigned(__popc(peers)));
+    rank[k] = __shfl_sync(full_mask, before, leader) + __popc(peers & lanes_below);
+    __syncwarp();  // this item's atomics are done before the next item's (stability)
+  }
+  __syncthreads();
+
+  // Tile counts phase (thread d < radix): warp offsets, the tile's count of digit d
+  // published without the padding, where digit d starts in the tile; then every warp's
+  // counter becomes the tile position of its first key of each digit.
+  const int d = tid;
+  unsigned digit_count = 0;  // with the padding: it only adds to the largest digit
+  if (d < radix)
+    for (int w = 0; w < warps; ++w) digit_count += s_hist[w * radix + d];
+  const unsigned real_count = digit_count - (unsigned(d) == digit_mask ? unsigned(tile_keys - count) : 0u);
+  unsigned* my_lookback = a.lookback + std::size_t(tile) * radix + d;
+  if (d < radix)
+    store_relaxed(my_lookback, ((chain.start ? state_inclusive : state_aggregate) << 30) | real_count);
+  const unsigned tile_start = block_exclusive_sum(digit_count, s_warp_totals);
+  if (d < radix) {
+    unsigned at = tile_start;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = s_hist[w * radix + d];
+      s_hist[w * radix + d] = at;
+      at += c;
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < items; ++k) rank[k] += warp_hist[digit(keys[k])];
+  __syncthreads();  // the counters are read; their space becomes the staged tile
+
+  // Local scatter phase: the tile sorted by digit; padding lands past the real keys.
+  U* s_keys = reinterpret_cast<U*>(s_shared);
+#pragma unroll
+  for (int k = 0; k < items; ++k) s_keys[rank[k]] = keys[k];
+
+  // Look-back phase.
+  if (d < radix) {
+    const unsigned before_tile = chain.start ? 0u : look_back(my_lookback, real_count, state_inclusive);
+    s_global[d] = tile_digit_start(a, pass, chain, d, before_tile, real_count) - tile_start;
+  }
+  __syncthreads();
+
+  // Write phase: consecutive threads take consecutive tile positions. The digits of the
+  // written keys are kept for the values, four to a register.
+  unsigned out_digits[HasValues ? (items + 3) / 4 : 1] = {};
+  auto write_keys = [&](auto to_raw) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + tid;
+      if (full || i < count) {
+        const U image = s_keys[i];
+        const unsigned dk = digit(image);
+        if constexpr (HasValues) out_digits[k / 4] |= dk << (8 * (k % 4));
+        out_keys[s_global[dk] + i] = to_raw(image);
+      }
+    }
+  };
+  if (floating)
+    write_keys([&](U image) { return detail::original_bits(image, detail::key_kind::floating, descending); });
+  else
+    write_keys([&](U image) { return U(image ^ flip); });
+
+  if constexpr (HasValues) {
+    if constexpr (!tuning::prefetch_values) {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+    }
+    W* s_values = reinterpret_cast<W*>(s_shared);
+    W* out_values = source ? a.values[0] : a.values[1];
+    __syncthreads();  // every key has been read out of the staged tile
+#pragma unroll
+    for (int k = 0; k < items; ++k) s_values[rank[k]] = values[k];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + tid;
+      if (full || i < count) out_values[s_global[(out_digits[k / 4] >> (8 * (k % 4))) & 0xffu] + i] = s_values[i];
+    }
+  }
+}
+
 // ---- 4. Copy back -----------------------------------------------------------------------------
 template <class U, class W, bool HasValues>
 __global__ void onesweep_copy_back(const onesweep_control* control, int passes, pass_args<U, W> a) {
@@ -376,8 +629,12 @@ __global__ void onesweep_copy_back(const onesweep_control* control, int passes, 
 }
 
 // ---- Host side ----------------------------------------------------------------------------------
+// tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
+// smaller ones to reach the multi-segment path with small inputs.
 template <class U, class W, bool HasValues>
-void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws) {
+void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws,
+                   std::int64_t tiles_per_segment) {
+  using shape = pass_shape<U, W, HasValues>;
   const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
@@ -387,19 +644,20 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
 
   const std::int64_t n = r.n;
   const int passes = (r.end_bit - r.begin_bit + tuning::radix_bits - 1) / tuning::radix_bits;
-  const std::int64_t tiles = ceil_div(n, tuning::tile);
-  const std::int64_t segment_keys = std::int64_t(tuning::tiles_per_segment) * tuning::tile;
-  const int segments = int(ceil_div(n, segment_keys));
+  const std::int64_t tiles = ceil_div(n, shape::tile);
+  const std::int64_t longest = max_chain_keys / shape::tile;
+  const std::int64_t segment_tiles =
+      tiles_per_segment > 0 ? std::min(tiles_per_segment, longest) : longest;
+  const std::int64_t segments = ceil_div(tiles, segment_tiles);
 
   // Temporary memory: the ping-pong copies, then the zeroed region (control, histograms,
-  // segment bases, look-back words) cleared by one memset.
+  // segment starts, look-back words) cleared by one memset.
   using detail::align_up;
   const std::size_t keys_bytes = align_up(std::size_t(n) * sizeof(U));
   const std::size_t values_bytes = HasValues ? align_up(std::size_t(n) * sizeof(W)) : 0;
   const std::size_t control_bytes = align_up(sizeof(onesweep_control));
-  const std::size_t table = std::size_t(segments) * max_passes * radix;
-  const std::size_t hist_bytes = align_up(table * sizeof(unsigned));
-  const std::size_t base_bytes = align_up(table * sizeof(long long));
+  const std::size_t hist_bytes = align_up(std::size_t(max_passes) * radix * sizeof(unsigned long long));
+  const std::size_t base_bytes = align_up(std::size_t(segments) * max_passes * radix * sizeof(long long));
   const std::size_t lookback_bytes = align_up(std::size_t(tiles) * radix * sizeof(unsigned));
   const std::size_t zeroed = control_bytes + hist_bytes + base_bytes + lookback_bytes;
   detail::temp_memory temp(ctx, ws, keys_bytes + values_bytes + zeroed);
@@ -414,35 +672,36 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   }
   unsigned char* z = p + keys_bytes + values_bytes;
   a.control = reinterpret_cast<onesweep_control*>(z);
-  auto* hist = reinterpret_cast<unsigned*>(z + control_bytes);
-  auto* segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
-  a.segment_base = segment_base;
+  auto* hist = reinterpret_cast<unsigned long long*>(z + control_bytes);
+  a.segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
   a.lookback = reinterpret_cast<unsigned*>(z + control_bytes + hist_bytes + base_bytes);
   a.n = n;
   a.kp = key_params{r.kind, r.descending};
+  a.tiles_per_segment = unsigned(segment_tiles);
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(z, 0, zeroed, stream));
 
-  // 1. Histograms, one launch per segment.
+  // 1. Histograms.
   constexpr std::int64_t hist_tile = tuning::histogram_threads * tuning::histogram_items;
-  for (int s = 0; s < segments; ++s) {
-    const std::int64_t first = std::int64_t(s) * segment_keys;
-    const std::int64_t count = std::min(segment_keys, n - first);
-    const int grid = int(std::min<std::int64_t>(ceil_div(count, hist_tile),
-                                                std::int64_t(sms) * tuning::histogram_blocks_per_sm));
-    onesweep_histogram<U><<<grid, tuning::histogram_threads, 0, stream>>>(
-        a.keys[0] + first, count, a.kp, r.begin_bit, r.end_bit, passes,
-        hist + std::size_t(s) * max_passes * radix);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  }
-  // 2. Digit starts, skips, parity.
-  onesweep_scan<<<1, radix, 0, stream>>>(hist, segment_base, a.control, passes, segments, n);
+  const int hist_grid = int(std::min<std::int64_t>(ceil_div(n, hist_tile),
+                                                   std::int64_t(sms) * tuning::histogram_blocks_per_sm));
+  onesweep_histogram<U><<<hist_grid, tuning::histogram_threads, 0, stream>>>(
+      a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  // 3. One kernel per digit; a skipped pass returns at once.
+  // 2. Digit starts, skips, parity.
+  onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // 3. One kernel per digit and segment; a skipped pass returns at once.
   for (int pass = 0; pass < passes; ++pass) {
     a.shift = r.begin_bit + pass * tuning::radix_bits;
     a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
-    onesweep_pass<U, W, HasValues><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, pass);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    for (std::int64_t s = 0; s < segments; ++s) {
+      const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
+      if constexpr (tuning::lean_pass)
+        onesweep_pass_lean<U, W, HasValues><<<grid, shape::threads, 0, stream>>>(a, pass);
+      else
+        onesweep_pass<U, W, HasValues><<<grid, shape::threads, 0, stream>>>(a, pass);
+      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    }
   }
   // 4. Copy back when the result is in the temporary buffer.
   const int grid = int(std::min<std::int64_t>(ceil_div(n, 256), std::int64_t(sms) * 8));
@@ -451,10 +710,11 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
 }
 
 template <class U>
-void onesweep_by_value(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  if (r.value_bytes == 4) onesweep_sort<U, std::uint32_t, true>(ctx, r, ws);
-  else if (r.value_bytes == 8) onesweep_sort<U, std::uint64_t, true>(ctx, r, ws);
-  else onesweep_sort<U, std::uint32_t, false>(ctx, r, ws);
+void onesweep_by_value(const context& ctx, const detail::sort_request& r, workspace* ws,
+                       std::int64_t tiles_per_segment) {
+  if (r.value_bytes == 4) onesweep_sort<U, std::uint32_t, true>(ctx, r, ws, tiles_per_segment);
+  else if (r.value_bytes == 8) onesweep_sort<U, std::uint64_t, true>(ctx, r, ws, tiles_per_segment);
+  else onesweep_sort<U, std::uint32_t, false>(ctx, r, ws, tiles_per_segment);
 }
 
 }  // namespace
@@ -463,9 +723,14 @@ void onesweep_by_value(const context& ctx, const detail::sort_request& r, worksp
 
 namespace parprim::cuda_backend {
 
+void radix_sort_onesweep_segmented(const context& ctx, const detail::sort_request& r,
+                                   workspace* ws, std::int64_t tiles_per_segment) {
+  if (r.key_bytes == 4) cuda_kernels::onesweep_by_value<std::uint32_t>(ctx, r, ws, tiles_per_segment);
+  else cuda_kernels::onesweep_by_value<std::uint64_t>(ctx, r, ws, tiles_per_segment);
+}
+
 void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  if (r.key_bytes == 4) cuda_kernels::onesweep_by_value<std::uint32_t>(ctx, r, ws);
-  else cuda_kernels::onesweep_by_value<std::uint64_t>(ctx, r, ws);
+  radix_sort_onesweep_segmented(ctx, r, ws, 0);
 }
 
 }  // namespace parprim::cuda_backend

@@ -20,7 +20,7 @@
 #include "core/temp_memory.hpp"
 #include "cuda/kernels/launch.cuh"
 #include "cuda/partition_backend.hpp"
-#include "cuda/tuning/partition_tuning.hpp"
+#include "cuda/tuning/split_tuning.hpp"
 #include "parprim/scan.hpp"
 #include "parprim/types.hpp"
 

@@ -11,7 +11,7 @@
 namespace parprim::cuda_tuning {
 
 template <int BM_, int BN_, int BK_, int TM_, int TN_, int lanes_m_, bool double_buffer_,
-          int min_blocks_>
+          int min_blocks_, int lean_ = 0>
 struct gemm_tile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_;
   static constexpr int TM = TM_, TN = TN_;
@@ -21,6 +21,10 @@ struct gemm_tile {
   static constexpr int threads = 32 * warps_m * warps_n;
   static constexpr bool double_buffer = double_buffer_;
   static constexpr int min_blocks = min_blocks_;  // __launch_bounds__ occupancy hint
+  // Interior tiles of the fast path run a loop without bounds checks on walking pointers,
+  // `lean` slices per trip (1 or 2; 0: off; needs double_buffer).
+  static constexpr int lean = lean_;
+  static_assert(lean >= 0 && lean <= 2 && (lean == 0 || double_buffer), "lean is 0, 1 or 2, with double_buffer");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "outputs per thread come in 4x4 blocks");
   static_assert(32 % lanes_m == 0, "lanes_m must divide the warp");
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must cover the block tile");
@@ -29,6 +33,10 @@ struct gemm_tile {
 // Rows in one group of the block ordering: GROUP block-rows sweep the columns together so
 // that the A and B panels they share are still in L2 when the neighbours need them.
 inline constexpr int gemm_group_rows = 8;
+
+// The lean interior loop (gemm_tile::lean: 0 off, 1 or 2 slices per trip) of the f32
+// production tile.
+inline constexpr int gemm_production_lean = 0;
 
 template <class T>
 struct gemm_tiles;
@@ -41,7 +49,7 @@ struct gemm_tiles<float> {
   using double_buffered = gemm_tile<64, 64, 16, 4, 4, 4, true, 2>;
   // 128x128 tile, 8x8 per thread, 64x32 warp tiles, 8-deep slices, two blocks per SM
   // (at most 128 registers per thread).
-  using production = gemm_tile<128, 128, 8, 8, 8, 8, true, 2>;
+  using production = gemm_tile<128, 128, 8, 8, 8, 8, true, 2, gemm_production_lean>;
 };
 
 template <>

@@ -3,25 +3,38 @@
 
 namespace parprim::cuda_tuning {
 
-// Onesweep: one thread per digit of the 8-bit radix, so a tile's digit counts, its look-back
-// and its scan over digits each take one step per thread. 15 keys per thread (a 3840-key
-// tile) is what the Onesweep paper and its ports use: enough keys per tile to amortize the
-// 256-entry look-back, few enough to keep keys and ranks in registers.
+// Onesweep. Two pass kernels share the histogram, scan and look-back machinery:
+//   lean_pass = false  one thread per digit (256 threads), keys ranked in their raw form with
+//                      a validity check per key, ranks made tile-local after ranking
+//   lean_pass = true   any multiple of 32 threads >= 256; keys turned into their ordered image
+//                      once at load (the last tile padded with the largest image, so no key
+//                      needs a validity check), 4-instruction ballots per digit bit, the warp
+//                      counters bumped by one shared atomic per group of equal digits
+// 15 keys per thread (a 3840-key tile) is what the Onesweep paper uses for 256 threads;
+// larger tiles amortize the 256-entry look-back over more keys and make the runs of equal
+// digits in the scatter longer (CUB on sm_90 runs 384 threads x 15-23 keys).
 struct onesweep_tuning {
   static constexpr int radix_bits = 8;
   static constexpr int radix = 1 << radix_bits;
-  static constexpr int threads = radix;
-  static constexpr int items = 15;
-  static constexpr int tile = threads * items;
-  static constexpr int min_blocks = 3;  // registers: at most 85 per thread
+  static constexpr bool lean_pass = false;
+  static constexpr int threads = 256;     // lean_pass = false requires 256
+  static constexpr int items = 15;        // keys per thread when keys and values are 4 bytes
+  static constexpr int items_wide = 15;   // ... when keys or values are 8 bytes
+  static constexpr int min_blocks = 3;    // registers: 65536 / (threads * min_blocks) per thread
+  // lean_pass: load the values with the keys (hides their latency behind the ranking, at the
+  // price of registers) rather than after the look-back.
+  static constexpr bool prefetch_values = false;
   // The upfront histogram: 16 keys per thread per round, blocks per SM for the grid size.
+  // histogram_runs = true counts runs of equal digits per thread before touching shared
+  // memory (one atomic per run: cheap for low-entropy keys, a branch per key and pass
+  // otherwise); false adds every key's digits with one shared atomic each.
+  static constexpr bool histogram_runs = true;
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items = 16;
   static constexpr int histogram_blocks_per_sm = 4;
-  // Look-back words hold a 30-bit count: the keys are cut into segments of at most this many
-  // tiles (each < 2^30 keys) whose look-back chains are independent.
-  static constexpr int tiles_per_segment = ((1 << 30) - 1) / tile;
 };
+// Look-back words hold a 30-bit count, so the tiles are cut into segments of fewer than 2^30
+// keys whose look-back chains are independent; see radix_sort_onesweep.cu.
 
 // The 1-bit split sort: grid-stride element-wise kernels.
 struct split_sort_tuning {

@@ -1,0 +1,111 @@
+// Onesweep's multi-segment path with small inputs. The look-back counts are 30 bits wide, so
+// the tiles are cut into segments of fewer than 2^30 keys with one look-back chain each, and
+// each pass must find where every digit starts in each later segment of its own input (a
+// permutation of the caller's keys). The library takes that path only from 2^30 keys on; the
+// backend's testing hook cuts segments of a few tiles instead, so every pass crosses many
+// segment boundaries, with ragged and exact last tiles, an odd number of executed passes
+// (copy back), pairs of every value width, and every key kind.
+#include <cstring>
+#include <random>
+
+#include "core/sort_keys.hpp"
+#include "cuda/sort_backend.hpp"
+#include "cuda/tuning/sort_tuning.hpp"
+#include "reference/sort_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+// Runs the segmented sort of `keys` (values = original index when V is not void) and
+// compares keys and values with a stable sort.
+template <class K, class V>
+void check_segmented(std::int64_t n, std::int64_t tiles_per_segment, std::uint64_t key_mask,
+                     bool descending, std::uint64_t seed) {
+  constexpr bool pairs = !std::is_void_v<V>;
+  using U = detail::key_word_t<K>;
+  const std::string where = std::string(type_name<K>()) + " keys, n=" + std::to_string(n) +
+                            ", tiles_per_segment=" + std::to_string(tiles_per_segment) +
+                            (descending ? ", descending" : "") + (pairs ? ", pairs" : "");
+  std::mt19937_64 g(seed);
+  std::vector<K> keys(static_cast<std::size_t>(n));
+  for (auto& k : keys) {
+    const U bits = U(g() & key_mask);
+    std::memcpy(&k, &bits, sizeof k);
+  }
+  const int key_bits = int(sizeof(K) * 8);
+  const auto perm = reference::stable_sort_permutation(keys, descending, 0, key_bits);
+
+  context ctx = context::cuda(0);
+  auto kb = buffer<K>::from_host(ctx, keys);
+  detail::sort_request r;
+  r.keys = kb.data();
+  r.n = n;
+  r.key_bytes = int(sizeof(K));
+  r.kind = detail::kind_of<K>();
+  r.descending = descending;
+  r.begin_bit = 0;
+  r.end_bit = key_bits;
+  using value_t = std::conditional_t<pairs, V, std::uint32_t>;
+  buffer<value_t> vb;
+  if constexpr (pairs) {
+    std::vector<V> values(keys.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = V(i);
+    vb = buffer<V>::from_host(ctx, values);
+    r.values = vb.data();
+    r.value_bytes = int(sizeof(V));
+  }
+  cuda_backend::radix_sort_onesweep_segmented(ctx, r, nullptr, tiles_per_segment);
+  const auto got_keys = kb.to_host();
+  std::int64_t bad = 0;
+  for (std::int64_t j = 0; j < n && bad < 3; ++j) {
+    const K want = keys[static_cast<std::size_t>(perm[j])];
+    if (std::memcmp(&got_keys[j], &want, sizeof want) != 0) {
+      ADD_FAILURE() << where << ": keys[" << j << "] got " << got_keys[j] << " want " << want;
+      ++bad;
+    }
+  }
+  if constexpr (pairs) {
+    const auto got_values = vb.to_host();
+    for (std::int64_t j = 0; j < n && bad < 6; ++j)
+      if (got_values[j] != V(perm[j])) {
+        ADD_FAILURE() << where << ": values[" << j << "] got " << got_values[j] << " want "
+                      << perm[j];
+        ++bad;
+      }
+  }
+  EXPECT_EQ(bad, 0) << where;
+}
+
+using tuning = cuda_tuning::onesweep_tuning;
+constexpr std::int64_t narrow_tile = std::int64_t(tuning::threads) * tuning::items;
+constexpr std::int64_t wide_tile = std::int64_t(tuning::threads) * tuning::items_wide;
+
+TEST(CudaSortSegments, PairsOf24BitKeysLikeTheHugeTest) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  // 24 random bits: the top digit is trivial, so 3 passes run and the result is copied back.
+  for (std::int64_t tps : {1, 2, 3, 7})
+    for (std::int64_t n : {20 * narrow_tile + 17, 12 * narrow_tile, std::int64_t(100'003)})
+      check_segmented<std::uint32_t, std::uint32_t>(n, tps, 0xFFFFFF, false, seed + tps * 7 + n);
+}
+
+TEST(CudaSortSegments, EveryKeyKindAndValueWidth) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::uint64_t all = ~std::uint64_t(0);
+  for (std::int64_t tps : {1, 3}) {
+    const std::int64_t n4 = 9 * narrow_tile + 1, n8 = 9 * wide_tile + 1;
+    check_segmented<std::uint32_t, void>(n4, tps, all, false, seed + 1);
+    check_segmented<std::int32_t, std::uint64_t>(n8, tps, all, true, seed + 2);
+    check_segmented<float, std::uint32_t>(n4, tps, all, false, seed + 3);
+    check_segmented<std::uint64_t, void>(n8, tps, all, false, seed + 4);
+    check_segmented<double, std::uint64_t>(n8, tps, all, true, seed + 5);
+    check_segmented<std::int64_t, std::uint32_t>(n8, tps, 0xFFFF, false, seed + 6);  // 6 passes skipped
+  }
+}
+
+}  // namespace
+}  // namespace parprim
