@@ -35,7 +35,7 @@
 // round trip, with no loads of this block in flight. With 2-3 blocks per SM (the tile lives
 // in registers) the SM's memory pipe often runs dry during those waits, and the scan stays
 // well below copy bandwidth.
-//   * `persistent`: a grid of resident blocks loops over tiles it claims one iteration ahead
+//   * `persistent`: a grid of resident blocks loops over tiles it claims ahead of time
 //     (scan_lookback_persistent_kernel below). The next tile's loads go straight to shared
 //     memory (cp.async, no registers) before the block waits for the current tile's data, so
 //     they are in flight during the scan, the look-back and the stores: the barrier wait no

@@ -16,7 +16,7 @@ struct multi_pass_scatter_tuning {
   //         for any k, so k can grow until a slice sits comfortably in L2; the price is a
   //         temporary copy of the pairs (n * (index + value) bytes; without that memory the
   //         scatter falls back to k sweeps).
-  static constexpr bool binned = false;
+  static constexpr bool binned = true;
 
   // How the cost model's B_rand(S) is measured.
   //  0: a synthetic kernel writes every element of S-byte regions once in random order,
@@ -25,7 +25,7 @@ struct multi_pass_scatter_tuning {
   //     output is calibration_out_bytes, for several k; B_rand(out / k) is the rate that makes
   //     the model's T(k) equal the measured time. This folds everything the real kernels do
   //     (L2 pollution by the streamed input, partial sectors, launch gaps) into B_rand.
-  static constexpr int calibration = 0;
+  static constexpr int calibration = 1;
 
   // Output size of calibration 1 (bytes; the scratch holds values, indices and output, and
   // is halved until it fits). Slices of 4 MiB .. 256 MiB with k = 1 .. 64.

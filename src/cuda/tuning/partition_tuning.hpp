@@ -10,7 +10,7 @@ namespace parprim::cuda_tuning {
 //   kernel 1: select_lookback_kernel (select_lookback.cuh): select_lookback_tuning below
 template <int Bytes>
 struct select_tuning {
-  static constexpr int kernel = 1;
+  static constexpr int kernel = 0;
   static constexpr int threads = 256;
   static constexpr int items = 64 / Bytes;  // 16 for 4-byte, 8 for 8-byte elements
   static constexpr int tile = threads * items;
@@ -20,12 +20,12 @@ struct select_tuning {
 template <int Bytes>
 struct select_lookback_tuning {
   static constexpr int threads = 256;
-  static constexpr int items = 64 / Bytes;  // 32 KiB tiles (8192 4-byte elements)
-  static constexpr int min_blocks = 6;       // per SM (__launch_bounds__)
+  static constexpr int items = 128 / Bytes;  // 32 KiB tiles (8192 4-byte elements)
+  static constexpr int min_blocks = 4;       // per SM (__launch_bounds__)
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
   static constexpr int lookback_per_lane = 2;
   // Back-off (ns) between polls of a tile status that is not yet published; 0 spins.
-  static constexpr unsigned spin_sleep_ns = 200;
+  static constexpr unsigned spin_sleep_ns = 0;
   // Write the packed run with 16-byte stores (after a scalar head) instead of 4- or 8-byte ones.
   static constexpr bool vector_store = false;
 };
@@ -37,7 +37,7 @@ struct select_lookback_tuning {
 //             reads 2n, writes n, no look-back, the second read partly from L2
 template <int Bytes>
 struct partition_tuning {
-  static constexpr int scheme = 1;
+  static constexpr int scheme = 0;
   static constexpr int threads = 256;
   static constexpr int items = 128 / Bytes;  // 32 KiB tiles
   // Chunks G = SMs * blocks_per_sm (at most): the place kernel is built for that many blocks

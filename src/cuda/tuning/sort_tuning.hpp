@@ -16,11 +16,11 @@ namespace parprim::cuda_tuning {
 struct onesweep_tuning {
   static constexpr int radix_bits = 8;
   static constexpr int radix = 1 << radix_bits;
-  static constexpr bool lean_pass = false;
-  static constexpr int threads = 256;     // lean_pass = false requires 256
-  static constexpr int items = 15;        // keys per thread when keys and values are 4 bytes
-  static constexpr int items_wide = 15;   // ... when keys or values are 8 bytes
-  static constexpr int min_blocks = 3;    // registers: 65536 / (threads * min_blocks) per thread
+  static constexpr bool lean_pass = true;   // measured on H100: see bench/results
+  static constexpr int threads = 384;     // lean_pass = false requires 256
+  static constexpr int items = 20;        // keys per thread when keys and values are 4 bytes
+  static constexpr int items_wide = 12;   // ... when keys or values are 8 bytes
+  static constexpr int min_blocks = 2;    // registers: 65536 / (threads * min_blocks) per thread
   // lean_pass: load the values with the keys (hides their latency behind the ranking, at the
   // price of registers) rather than after the look-back.
   static constexpr bool prefetch_values = false;
@@ -28,7 +28,7 @@ struct onesweep_tuning {
   // histogram_runs = true counts runs of equal digits per thread before touching shared
   // memory (one atomic per run: cheap for low-entropy keys, a branch per key and pass
   // otherwise); false adds every key's digits with one shared atomic each.
-  static constexpr bool histogram_runs = true;
+  static constexpr bool histogram_runs = false;
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items = 16;
   static constexpr int histogram_blocks_per_sm = 4;
