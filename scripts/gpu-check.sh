@@ -51,7 +51,17 @@ gpu_cases='*cuda*:*Cuda*:*CUDA*:*BothBackends*:-*Huge*:*Large*'
 sanitize_jobs() {
   local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
   for tool in $tools; do
-    for bin in $(cd "$BUILD/tests" && ls test_* | grep -v '\.'); do
+    for bin in ${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}; do
+      # racecheck is 10-100x slower than memcheck: the largest suites get their
+      # shared-memory-heavy GPU cases only (every algorithm's production path).
+      if [ "$tool" = racecheck ]; then
+        case "$bin" in
+          test_scan) echo "$tool $bin *cuda_decoupled_lookback*:*cuda_blelloch_conflict_free_plus*:*cuda_hillis_steele_plus*"; continue ;;
+          test_sort) echo "$tool $bin *cuda_onesweep*:-*Huge*"; continue ;;
+          test_partition) echo "$tool $bin All/Partition.AllOrNothingSelected/cuda:PartitionEdges.*"; continue ;;
+          test_gemm) echo "$tool $bin GemmTest/*.AlphaBeta:GemmTest/*.MultiTileShapes:GemmTest/*.InteriorTileLoops"; continue ;;
+        esac
+      fi
       case "$bin" in
         test_dot|test_gemm|test_raytrace) echo "$tool $bin *:-*Huge*:*Large*" ;;
         test_dot_race) echo "$tool $bin DotRaceDemo.Parprim*" ;;

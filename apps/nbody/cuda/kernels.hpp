@@ -25,13 +25,13 @@ struct force_tuning {
   static constexpr int bodies_per_thread_f64 = 2;
   static constexpr int unroll = 8;               // bodies j per iteration of the tile sweep
   static constexpr int min_tiles_per_slice = 4;  // a j slice is at least this many tiles
-  static constexpr int min_blocks_per_sm = 0;    // __launch_bounds__ occupancy hint (0: none)
+  static constexpr int min_blocks_per_sm = 1;    // __launch_bounds__ occupancy hint (0: none)
   // Next tile read into registers while the current one is swept, two shared buffers: one
   // barrier per tile and no wait on global memory (false: load, barrier, sweep, barrier).
   static constexpr bool prefetch_tile = false;
   // Slices from a cost model of the last blocks on each SM (plan_forces); false: just enough
   // slices to fill the resident capacity of the GPU once.
-  static constexpr bool balanced_slices = false;
+  static constexpr bool balanced_slices = true;
   static constexpr int max_slices = 32;          // cap of the cost model (partial sums memory)
 };
 

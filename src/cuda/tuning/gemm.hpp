@@ -36,7 +36,7 @@ inline constexpr int gemm_group_rows = 8;
 
 // The lean interior loop (gemm_tile::lean: 0 off, 1 or 2 slices per trip) of the f32
 // production tile.
-inline constexpr int gemm_production_lean = 0;
+inline constexpr int gemm_production_lean = 2;
 
 template <class T>
 struct gemm_tiles;

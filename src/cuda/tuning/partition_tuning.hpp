@@ -10,7 +10,7 @@ namespace parprim::cuda_tuning {
 //   kernel 1: select_lookback_kernel (select_lookback.cuh): select_lookback_tuning below
 template <int Bytes>
 struct select_tuning {
-  static constexpr int kernel = 0;
+  static constexpr int kernel = 1;
   static constexpr int threads = 256;
   static constexpr int items = 64 / Bytes;  // 16 for 4-byte, 8 for 8-byte elements
   static constexpr int tile = threads * items;
@@ -37,7 +37,7 @@ struct select_lookback_tuning {
 //             reads 2n, writes n, no look-back, the second read partly from L2
 template <int Bytes>
 struct partition_tuning {
-  static constexpr int scheme = 0;
+  static constexpr int scheme = 1;
   static constexpr int threads = 256;
   static constexpr int items = 128 / Bytes;  // 32 KiB tiles
   // Chunks G = SMs * blocks_per_sm (at most): the place kernel is built for that many blocks

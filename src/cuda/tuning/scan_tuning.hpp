@@ -26,14 +26,14 @@ struct scan_lookback_tuning<4> {
   // back-to-back.
   static constexpr unsigned spin_sleep_ns = 0;
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
-  static constexpr int lookback_per_lane = 1;
+  static constexpr int lookback_per_lane = 4;
   // Fold the look-back window through shared memory (see look_back in scan_lookback.cuh).
-  static constexpr bool fold_in_shared = false;
+  static constexpr bool fold_in_shared = true;
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
   // are capped at 65536 / (threads * min_blocks_per_sm); 0 states no minimum. With the tile
   // in registers this decides how many blocks share an SM (256 x 32 x 4 bytes: 80 registers
   // for 3 blocks, up to 128 for 2).
-  static constexpr int min_blocks_per_sm = 0;
+  static constexpr int min_blocks_per_sm = 3;
   // Persistent, software-pipelined blocks that keep `stages - 1` claimed tiles loading into
   // shared memory while they scan and look back for the current one (scan_lookback.cuh).
   // Shared memory per block: `stages` tiles (stages * 32 KiB here).
