@@ -128,7 +128,7 @@ stage_examples() {
   if "$BUILD/parprim" --help | grep -q nbody; then
     "$BUILD/parprim" nbody --backend cuda --init plummer --n 100000 --steps 200 --dt 0.002 \
       --frames "$OUT/frames" --frame-every 200 --frame-size 512 >"$OUT/nbody-example.log" 2>&1 || rc=1
-    cp "$OUT"/frames/*.png "$OUT/nbody_plummer_100k.png" 2>/dev/null
+    cp "$(ls "$OUT"/frames/*.png | tail -n 1)" "$OUT/nbody_plummer_100k.png"
     rm -rf "$OUT/frames"
     note "nbody example rc=$rc"
   fi

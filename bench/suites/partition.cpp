@@ -98,7 +98,7 @@ void run_partition(session& s) {
       });
     }
     bytes = 8.0 * double(n);
-    add_row(s, "partition", "two_pass", n, ms, bytes, yard, yard_ms, selected);
+    add_row(s, "partition", "stable", n, ms, bytes, yard, yard_ms, selected);
     t.add({"partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
            fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
 
