@@ -21,7 +21,7 @@ enum class rung {
   loop_unrolling, if_elimination, fma_order, unroll_128, fast_math,
   // Beyond the seed.
   float4_tiles,       // one 16-byte body per shared slot
-  register_blocking,  // the production kernel: 8 bodies per thread (4 in double), one slice
+  register_blocking,  // the production kernel: 8 bodies per thread (2 in double), one slice
   j_slices,           // ... with the j range sliced so that small n still fills the GPU
   equal_mass,         // ... with the mass factored out (every body of the same mass)
   // The yardstick.

@@ -7,6 +7,7 @@
 
 #include "cub_select.hpp"
 #include "cuda/check.hpp"
+#include "time_cub.cuh"
 #include "parprim/buffer.hpp"
 
 namespace parprim::bench::yardstick {
@@ -16,16 +17,6 @@ struct less_than {
   std::uint32_t pivot;
   __device__ bool operator()(std::uint32_t x) const { return x < pivot; }
 };
-
-template <class Call>
-double time_cub(session& s, const char* what, Call call) {
-  auto stream = static_cast<cudaStream_t>(s.ctx().stream());
-  std::size_t bytes = 0;
-  PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(nullptr, bytes, stream));
-  buffer<unsigned char> temp(s.ctx(), static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
-  void* p = temp.data();
-  return s.time_ms([&] { PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(p, bytes, stream)); });
-}
 }  // namespace
 
 double cub_select_if_ms(session& s, const std::uint32_t* in, std::uint32_t* out,

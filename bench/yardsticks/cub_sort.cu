@@ -6,21 +6,10 @@
 
 #include "cub_sort.hpp"
 #include "cuda/check.hpp"
+#include "time_cub.cuh"
 #include "parprim/buffer.hpp"
 
 namespace parprim::bench::yardstick {
-
-namespace {
-template <class Call>
-double time_cub(session& s, const char* what, Call call) {
-  auto stream = static_cast<cudaStream_t>(s.ctx().stream());
-  std::size_t bytes = 0;
-  PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(nullptr, bytes, stream));
-  buffer<unsigned char> temp(s.ctx(), static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1)));
-  void* p = temp.data();
-  return s.time_ms([&] { PARPRIM_CUDA_CHECK(s.ctx().name(), what, call(p, bytes, stream)); });
-}
-}  // namespace
 
 template <class K>
 double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n) {

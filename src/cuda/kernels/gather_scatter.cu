@@ -1,8 +1,8 @@
 // gather and scatter on the GPU, single- and multi-pass, and the measurements behind the
 // multi-pass scatter's cost model.
 //
-// Each thread owns `items` consecutive elements: their indices arrive in one or two 16-byte
-// streaming loads, and the `items` random accesses are independent, so a thread has all of
+// Each thread owns `items` consecutive elements: their indices arrive in two (int32) or four
+// (int64) 16-byte streaming loads, and the `items` random accesses are independent, so a thread has all of
 // them in flight at once. Elements are moved as raw 4- or 8-byte words: one kernel per
 // (element size, index type), not per element type.
 //
