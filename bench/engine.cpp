@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "parprim/buffer.hpp"
 #include "parprim/device_info.hpp"
 #include "timer.hpp"
@@ -79,8 +81,10 @@ bool session::fits(std::int64_t n, std::int64_t bytes_per_element, int copies) c
       if (d.ordinal == ctx_.device()) return need < 0.7 * double(d.global_memory_bytes);
     return false;
   }
-  // Host: keep well under the machine's memory (sequential baselines need their own copy).
-  return need < 6.0e9;
+  // Host: at most half the machine's memory (sequential baselines need their own copies).
+  static const double host_bytes =
+      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  return need < 0.5 * host_bytes;
 }
 
 std::vector<std::int64_t> session::sizes_or(std::vector<std::int64_t> defaults,
