@@ -6,23 +6,12 @@ namespace parprim {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::expect_error;
 
 class Errors : public ::testing::TestWithParam<backend> {
  protected:
   void SetUp() override { PARPRIM_SKIP_IF_NO_BACKEND(GetParam()); }
 };
-
-// Runs fn, expects parprim::error with `code` and every fragment in its message.
-template <class F>
-void expect_error(F&& fn, errc code, std::vector<std::string> fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "no parprim::error thrown";
-  } catch (const error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (auto& f : fragments) EXPECT_THAT(e.what(), HasSubstr(f));
-  }
-}
 
 TEST_P(Errors, SizeMismatch) {
   context ctx = testing::make_context(GetParam());

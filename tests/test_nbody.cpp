@@ -31,6 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using testing::expect_error;
 using nbody::body_set;
 
 // A scratch directory removed at the end of the test.
@@ -46,17 +47,6 @@ struct temp_dir {
   }
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
-
-template <class F>
-void expect_error(F&& fn, errc code, std::vector<std::string> fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "no parprim::error thrown";
-  } catch (const error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (auto& f : fragments) EXPECT_THAT(e.what(), HasSubstr(f));
-  }
-}
 
 // Bodies with unequal masses: a Plummer sphere whose masses are scaled by random factors in
 // [0.5, 1.5) (so the equal-mass shortcut is not taken).

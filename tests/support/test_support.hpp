@@ -95,4 +95,16 @@ std::vector<T> to_host(const context& ctx, span<const T> s) {
   return v;
 }
 
+// Runs fn and expects a parprim::error with `code` whose message holds every fragment.
+template <class F>
+void expect_error(F&& fn, errc code, const std::vector<std::string>& fragments) {
+  try {
+    fn();
+    ADD_FAILURE() << "no parprim::error thrown";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    for (auto& f : fragments) EXPECT_THAT(e.what(), ::testing::HasSubstr(f));
+  }
+}
+
 }  // namespace parprim::testing
