@@ -3,7 +3,8 @@
 #   build     configure for sm_90 and build everything with all cores
 #   test      the whole ctest suite (GPU tests included), log in $OUT/ctest.log
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck on the device tests, with
-#             sizes capped (PARPRIM_TEST_MAX_N) so they finish; logs in $OUT/sanitize-*.log
+#             sizes capped (PARPRIM_TEST_MAX_N) so they finish; summary in $OUT/sanitize-summary.txt, logs in
+#             $OUT/sanitize-logs.tgz
 #   bench     `parprim info` and `parprim bench --backend cuda` with JSON, in $OUT/bench.*
 #   examples  the example images (N-body frame, ray-traced spheres) in $OUT/
 # Usage: scripts/gpu-check.sh [stage...]   (OUT defaults to ./out; BUILD to ./build-gpu)
@@ -48,19 +49,39 @@ stage_test() {
 # tiles of every multi-tile kernel). Tests that loop over backends inside (dot, gemm, raytrace)
 # run whole. SANITIZE_TOOLS picks tools (default: all three).
 gpu_cases='*cuda*:*Cuda*:*CUDA*:*BothBackends*:-*Huge*:*Large*'
+# racecheck is 10-100x slower than memcheck: the largest suites run as one job per test (so
+# the jobs run side by side), GPU cases only, every algorithm's production path included.
+racecheck_split() {
+  case "$1" in
+    test_scan) printf '%s\n' '*cuda_decoupled_lookback_plus*' '*cuda_decoupled_lookback_m*' \
+        '*cuda_blelloch_conflict_free_plus*' '*cuda_blelloch_plus*' '*cuda_hillis_steele_plus*' \
+        'ScanEdges.*' ;;
+    test_sort)
+      for t in Keys{I,U,F}{32,64}EverySizeAndOrder Pairs{32,64}BitKeysEveryValueType \
+        DuplicatesAllEqualSpecialSortedReversed BitRanges FewMillion; do
+        echo "All/RadixSort.$t/cuda_onesweep"
+      done
+      # The 1-bit split's only shared-memory code is the library's scan, checked above.
+      echo 'All/RadixSort.KeysU32EverySizeAndOrder/cuda_split_1bit:All/RadixSort.KeysF32EverySizeAndOrder/cuda_split_1bit'
+      echo 'RadixSortEdges.FloatOrderOnBothBackends' ;;
+    test_nbody) printf '%s\n' 'NbodyCuda.*' \
+        'Backends/NbodyBackend.'{ForcesMatchTheOracle,ForcesOfLargerSystems,StateRoundTripAndChecks}/cuda \
+        'Backends/NbodyBackend.'{EnergyDriftAndMomentum,KeplerOrbitClosesAfterOnePeriod}/cuda ;;
+    test_partition) printf 'All/Partition.%s/cuda\n' CopyIfAndPartitionEveryTypeAndPredicate \
+        SplitEveryTypeAndBucketFunction LargeAndMisalignedInputs AllOrNothingSelected
+      echo 'PartitionEdges.*' ;;
+    test_gemm) printf 'GemmTest/*.%s\n' OddSizesAllAlgorithms Transposes AlphaBeta MultiTileShapes \
+        InteriorTileLoops UnalignedViews Reproducible ;;
+    *) return 1 ;;
+  esac
+}
 sanitize_jobs() {
   local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
   for tool in $tools; do
     for bin in ${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}; do
-      # racecheck is 10-100x slower than memcheck: the largest suites get their
-      # shared-memory-heavy GPU cases only (every algorithm's production path).
-      if [ "$tool" = racecheck ]; then
-        case "$bin" in
-          test_scan) echo "$tool $bin *cuda_decoupled_lookback*:*cuda_blelloch_conflict_free_plus*:*cuda_hillis_steele_plus*"; continue ;;
-          test_sort) echo "$tool $bin *cuda_onesweep*:-*Huge*"; continue ;;
-          test_partition) echo "$tool $bin All/Partition.AllOrNothingSelected/cuda:PartitionEdges.*"; continue ;;
-          test_gemm) echo "$tool $bin GemmTest/*.AlphaBeta:GemmTest/*.MultiTileShapes:GemmTest/*.InteriorTileLoops"; continue ;;
-        esac
+      if [ "$tool" = racecheck ] && racecheck_split "$bin" >/dev/null; then
+        racecheck_split "$bin" | while read -r f; do echo "$tool $bin $f"; done
+        continue
       fi
       case "$bin" in
         test_dot|test_gemm|test_raytrace) echo "$tool $bin *:-*Huge*:*Large*" ;;
@@ -72,36 +93,47 @@ sanitize_jobs() {
     done
   done
 }
+# SANITIZE_TIMEOUT bounds each job (default 420 s; a job stopped by it reports rc=124) and
+# SANITIZE_BUDGET the whole stage (jobs that would start past it are listed as not run), so a
+# stage inside a time-limited call still ends with its summary and logs written.
 sanitize_one() {
   local tool=$1 bin=$2 filter=$3 max=70000
   [ "$tool" = memcheck ] || max=20000
-  local log="$OUT/sanitize/$tool-$bin.log"
-  PARPRIM_TEST_MAX_N=$max timeout 420 compute-sanitizer --tool "$tool" --error-exitcode 97 \
-    "$BUILD/tests/$bin" --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
+  local limit=${SANITIZE_TIMEOUT:-420} left=$((SANITIZE_DEADLINE - $(date +%s)))
+  [ $left -lt $limit ] && limit=$left
+  if [ $limit -lt 15 ]; then
+    echo "$tool $bin [$filter] not run: stage time budget used up" >>"$OUT/sanitize-summary.txt"
+    return
+  fi
+  local log="$SANITIZE_LOGS/$tool-$bin-$(echo "$filter" | md5sum | cut -c1-6).log"
+  PARPRIM_TEST_MAX_N=$max timeout "$limit" compute-sanitizer --tool "$tool" \
+    --error-exitcode 97 "$BUILD/tests/$bin" --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
   local rc=$?
   # Appended as each job ends, so a stopped run still leaves what finished.
-  echo "$tool $bin rc=$rc; $(grep -E '^\[  PASSED|^\[  FAILED' "$log" | head -1); $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
-    >>"$OUT/sanitize/summary.txt"
+  echo "$tool $bin [$filter] rc=$rc; $(grep -E '^\[  PASSED|^\[  FAILED' "$log" | head -1); $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
+    >>"$OUT/sanitize-summary.txt"
 }
 export -f sanitize_one
 export BUILD OUT
 
 stage_sanitize() {
-  mkdir -p "$OUT/sanitize"
-  : >"$OUT/sanitize/summary.txt"
-  # Independent processes share the GPU; eight at a time keeps the run short.
-  sanitize_jobs | xargs -P 8 -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
-  sort -o "$OUT/sanitize/summary.txt" "$OUT/sanitize/summary.txt"
-  cat "$OUT/sanitize/summary.txt"
+  export SANITIZE_LOGS=${SANITIZE_LOGS:-/tmp/parprim-sanitize}
+  export SANITIZE_DEADLINE=$(( $(date +%s) + ${SANITIZE_BUDGET:-100000} ))
+  rm -rf "$SANITIZE_LOGS" && mkdir -p "$SANITIZE_LOGS"
+  : >"$OUT/sanitize-summary.txt"
+  # Independent processes share the GPU; SANITIZE_PARALLEL (default 8) at a time.
+  sanitize_jobs | xargs -P "${SANITIZE_PARALLEL:-8}" -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
+  sort -o "$OUT/sanitize-summary.txt" "$OUT/sanitize-summary.txt"
+  cat "$OUT/sanitize-summary.txt"
   local rc=0
-  grep -q -v -E 'rc=0;' "$OUT/sanitize/summary.txt" && rc=1
+  grep -q -v -E 'rc=0;' "$OUT/sanitize-summary.txt" && rc=1
   if [ -x "$BUILD/tests/test_dot_race" ] && echo "${SANITIZE_TOOLS:-racecheck}" | grep -q racecheck; then
     # The seed's dot product without its barrier must be flagged by racecheck.
     compute-sanitizer --tool racecheck --racecheck-report hazard \
       "$BUILD/tests/test_dot_race" --gtest_filter='DotRaceDemo.SeedKernel*' \
-      >"$OUT/sanitize/racecheck-planted.log" 2>&1
+      >"$SANITIZE_LOGS/racecheck-planted.log" 2>&1
     local planted
-    planted=$(grep 'RACECHECK SUMMARY' "$OUT/sanitize/racecheck-planted.log" | tail -1)
+    planted=$(grep 'RACECHECK SUMMARY' "$SANITIZE_LOGS/racecheck-planted.log" | tail -1)
     if echo "$planted" | grep -q " 0 hazards"; then
       note "racecheck did NOT flag the planted dot-product race: $planted"; rc=1
     else
@@ -109,7 +141,7 @@ stage_sanitize() {
     fi
   fi
   # Logs travel as one archive.
-  tar -C "$OUT" -czf "$OUT/sanitize-logs.tgz" sanitize && rm -rf "$OUT/sanitize/"*.log
+  tar -C "$SANITIZE_LOGS" -czf "$OUT/sanitize-logs.tgz" .
   note "sanitize rc=$rc"
   return $rc
 }
