@@ -78,12 +78,16 @@ racecheck_split() {
 sanitize_jobs() {
   local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
   for tool in $tools; do
-    for bin in ${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}; do
+    # SANITIZE_BINS_<tool> (e.g. SANITIZE_BINS_racecheck) overrides SANITIZE_BINS per tool.
+    local per_tool="SANITIZE_BINS_$tool"
+    for bin in ${!per_tool:-${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}}; do
       if [ "$tool" = racecheck ] && racecheck_split "$bin" >/dev/null; then
         racecheck_split "$bin" | while read -r f; do echo "$tool $bin $f"; done
         continue
       fi
       case "$bin" in
+        test_sort) echo "$tool $bin *cuda_onesweep*:-*Huge*"
+          echo "$tool $bin *cuda_split_1bit*:RadixSortEdges.*:-*Huge*" ;;
         test_dot|test_gemm|test_raytrace) echo "$tool $bin *:-*Huge*:*Large*" ;;
         test_dot_race) echo "$tool $bin DotRaceDemo.Parprim*" ;;
         test_context|test_errors|test_transform_fn|test_user_transform|test_large)

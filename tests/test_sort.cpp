@@ -177,7 +177,7 @@ std::vector<std::int64_t> onesweep_tile_edges() {
   return v;
 }
 
-// Sizes around the tiles: Onesweep's tiles (3840 keys by default) and 4096-key histogram
+// Sizes around the tiles: Onesweep's tiles (onesweep_tile_edges) and 4096-key histogram
 // rounds, warps, powers of two +-1, and a few million.
 std::vector<std::int64_t> sort_sizes(sort_algorithm alg) {
   std::vector<std::int64_t> v = {0,    1,    2,    31,   32,    33,    255,   256,   257,     3839,

@@ -448,22 +448,28 @@ __device__ __forceinline__ unsigned match_digit(unsigned d) {
   return peers;
 }
 
+// The lean kernel's dynamic shared memory: the warp counters during ranking, the tile
+// sorted by digit afterwards (8-byte tiles outgrow the 48 KiB of static shared memory).
+template <class U, class W, bool HasValues>
+constexpr int lean_shared_bytes() {
+  using shape = pass_shape<U, W, HasValues>;
+  constexpr int hist_bytes = (shape::threads / 32) * radix * int(sizeof(unsigned));
+  constexpr int stage_bytes = shape::tile * shape::word_bytes;
+  return hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
+}
+
 template <class U, class W, bool HasValues>
 __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     onesweep_pass_lean(pass_args<U, W> a, int pass) {
   using shape = pass_shape<U, W, HasValues>;
   constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile;
   constexpr int warps = threads / 32, warp_keys = items * 32;
-  constexpr int hist_bytes = warps * radix * int(sizeof(unsigned));
-  constexpr int stage_bytes = tile_keys * shape::word_bytes;
-  constexpr int shared_bytes = hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
-  // The warp counters during ranking, the tile sorted by digit afterwards.
-  __shared__ alignas(16) unsigned char s_shared[shared_bytes];
+  extern __shared__ __align__(16) unsigned char s_shared[];
   __shared__ unsigned s_tile;
   __shared__ unsigned s_warp_totals[warps];
   __shared__ long long s_global[radix];  // global index of tile-local position 0
-  static_assert(shared_bytes + radix * 8 + warps * 4 + 4 <= 48 * 1024,
-                "static shared memory: fewer keys per thread");
+  static_assert(lean_shared_bytes<U, W, HasValues>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
+                "shared memory per block: fewer keys per thread");
 
   if (a.control->skip[pass]) return;
   const int source = a.control->source[pass];
@@ -691,13 +697,19 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // 3. One kernel per digit and segment; a skipped pass returns at once.
+  constexpr int lean_bytes = tuning::lean_pass ? lean_shared_bytes<U, W, HasValues>() : 0;
+  if constexpr (lean_bytes > 48 * 1024) {
+    PARPRIM_CUDA_CHECK(ctx.name(), who,
+                       cudaFuncSetAttribute(onesweep_pass_lean<U, W, HasValues>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, lean_bytes));
+  }
   for (int pass = 0; pass < passes; ++pass) {
     a.shift = r.begin_bit + pass * tuning::radix_bits;
     a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
     for (std::int64_t s = 0; s < segments; ++s) {
       const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
       if constexpr (tuning::lean_pass)
-        onesweep_pass_lean<U, W, HasValues><<<grid, shape::threads, 0, stream>>>(a, pass);
+        onesweep_pass_lean<U, W, HasValues><<<grid, shape::threads, lean_bytes, stream>>>(a, pass);
       else
         onesweep_pass<U, W, HasValues><<<grid, shape::threads, 0, stream>>>(a, pass);
       PARPRIM_LAUNCH_CHECK(ctx.state(), who);

@@ -18,7 +18,7 @@ struct onesweep_tuning {
   static constexpr int radix = 1 << radix_bits;
   static constexpr bool lean_pass = true;   // measured on H100: see bench/results
   static constexpr int threads = 384;     // lean_pass = false requires 256
-  static constexpr int items = 20;        // keys per thread when keys and values are 4 bytes
+  static constexpr int items = 23;        // keys per thread when keys and values are 4 bytes
   static constexpr int items_wide = 12;   // ... when keys or values are 8 bytes
   static constexpr int min_blocks = 2;    // registers: 65536 / (threads * min_blocks) per thread
   // lean_pass: load the values with the keys (hides their latency behind the ranking, at the
