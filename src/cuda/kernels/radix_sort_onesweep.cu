@@ -698,7 +698,10 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // 3. One kernel per digit and segment; a skipped pass returns at once.
   constexpr int lean_bytes = tuning::lean_pass ? lean_shared_bytes<U, W, HasValues>() : 0;
-  if constexpr (lean_bytes > 48 * 1024) {
+  // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
+  // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
+  constexpr int lean_static_bytes = 64 + (shape::threads / 32) * 4 + radix * 8;
+  if constexpr (lean_bytes + lean_static_bytes > 48 * 1024) {
     PARPRIM_CUDA_CHECK(ctx.name(), who,
                        cudaFuncSetAttribute(onesweep_pass_lean<U, W, HasValues>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, lean_bytes));
