@@ -467,7 +467,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   extern __shared__ __align__(16) unsigned char s_shared[];
   __shared__ unsigned s_tile;
   __shared__ unsigned s_warp_totals[warps];
-  __shared__ long long s_global[radix];  // global index of tile-local position 0
+  // Per digit, where tile-local position 0 would go: out + (global index of the digit's first
+  // key in the tile - its tile-local start). Kept as a pointer so that a key's address is one
+  // load and one multiply-add; holds key pointers while keys are written, then value pointers.
+  __shared__ void* s_dst[radix];
   static_assert(lean_shared_bytes<U, W, HasValues>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
                 "shared memory per block: fewer keys per thread");
 
@@ -577,9 +580,11 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   for (int k = 0; k < items; ++k) s_keys[rank[k]] = keys[k];
 
   // Look-back phase.
+  long long to_global = 0;  // thread d: global index minus tile position for digit d
   if (d < radix) {
     const unsigned before_tile = chain.start ? 0u : look_back(my_lookback, real_count, state_inclusive);
-    s_global[d] = tile_digit_start(a, pass, chain, d, before_tile, real_count) - tile_start;
+    to_global = tile_digit_start(a, pass, chain, d, before_tile, real_count) - tile_start;
+    s_dst[d] = out_keys + to_global;
   }
   __syncthreads();
 
@@ -594,7 +599,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
         const U image = s_keys[i];
         const unsigned dk = digit(image);
         if constexpr (HasValues) out_digits[k / 4] |= dk << (8 * (k % 4));
-        out_keys[s_global[dk] + i] = to_raw(image);
+        static_cast<U*>(s_dst[dk])[i] = to_raw(image);
       }
     }
   };
@@ -611,14 +616,16 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     }
     W* s_values = reinterpret_cast<W*>(s_shared);
     W* out_values = source ? a.values[0] : a.values[1];
-    __syncthreads();  // every key has been read out of the staged tile
+    __syncthreads();  // every key has been read out of the staged tile, and s_dst
 #pragma unroll
     for (int k = 0; k < items; ++k) s_values[rank[k]] = values[k];
+    if (d < radix) s_dst[d] = out_values + to_global;
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int i = k * threads + tid;
-      if (full || i < count) out_values[s_global[(out_digits[k / 4] >> (8 * (k % 4))) & 0xffu] + i] = s_values[i];
+      if (full || i < count)
+        static_cast<W*>(s_dst[(out_digits[k / 4] >> (8 * (k % 4))) & 0xffu])[i] = s_values[i];
     }
   }
 }
@@ -700,7 +707,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   constexpr int lean_bytes = tuning::lean_pass ? lean_shared_bytes<U, W, HasValues>() : 0;
   // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
   // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
-  constexpr int lean_static_bytes = 64 + (shape::threads / 32) * 4 + radix * 8;
+  constexpr int lean_static_bytes = 64 + (shape::threads / 32) * 4 + radix * int(sizeof(void*));
   if constexpr (lean_bytes + lean_static_bytes > 48 * 1024) {
     PARPRIM_CUDA_CHECK(ctx.name(), who,
                        cudaFuncSetAttribute(onesweep_pass_lean<U, W, HasValues>,
