@@ -667,7 +667,8 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   // segment starts, look-back words) cleared by one memset.
   using detail::align_up;
   const std::size_t keys_bytes = align_up(std::size_t(n) * sizeof(U));
-  const std::size_t values_bytes = HasValues ? align_up(std::size_t(n) * sizeof(W)) : 0;
+  const std::size_t values_bytes =
+      HasValues ? align_up(std::size_t(n) * sizeof(W)) + tuning::temp_values_skew : 0;
   const std::size_t control_bytes = align_up(sizeof(onesweep_control));
   const std::size_t hist_bytes = align_up(std::size_t(max_passes) * radix * sizeof(unsigned long long));
   const std::size_t base_bytes = align_up(std::size_t(segments) * max_passes * radix * sizeof(long long));
@@ -681,7 +682,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   a.keys[1] = reinterpret_cast<U*>(p);
   if constexpr (HasValues) {
     a.values[0] = static_cast<W*>(r.values);
-    a.values[1] = reinterpret_cast<W*>(p + keys_bytes);
+    a.values[1] = reinterpret_cast<W*>(p + keys_bytes + tuning::temp_values_skew);
   }
   unsigned char* z = p + keys_bytes + values_bytes;
   a.control = reinterpret_cast<onesweep_control*>(z);
