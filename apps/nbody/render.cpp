@@ -1,13 +1,10 @@
-// Frames: splat, tone-map, colour, and libpng.
+// Frames: splat, tone-map, colour; PNG output through the applications' shared writer.
 #include "render.hpp"
-
-#include <png.h>
 
 #include <algorithm>
 #include <cmath>
-#include <csetjmp>
-#include <cstdio>
 
+#include "common/png_writer.hpp"
 #include "parprim/error.hpp"
 
 namespace parprim::nbody {
@@ -62,22 +59,6 @@ void palette(double t, double rgb[3]) {
   const int k = std::min(1, int(t));
   const double f = t - k;
   for (int c = 0; c < 3; ++c) rgb[c] = stops[k][c] * (1 - f) + stops[k + 1][c] * f;
-}
-
-// libpng reports errors by longjmp back here: no object with a destructor and no local that
-// changes after setjmp lives in this frame.
-bool write_rows(png_structp png, png_infop info, std::FILE* f, const std::vector<std::uint8_t>& rgb,
-                int width, int height) {
-  if (setjmp(png_jmpbuf(png)) != 0) return false;
-  png_init_io(png, f);
-  png_set_compression_level(png, 9);
-  png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8, PNG_COLOR_TYPE_RGB,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  for (int y = 0; y < height; ++y)
-    png_write_row(png, const_cast<png_bytep>(rgb.data() + std::size_t(y) * width * 3));
-  png_write_end(png, nullptr);
-  return true;
 }
 
 }  // namespace
@@ -141,21 +122,7 @@ std::vector<std::uint8_t> render_frame(const body_set<T>& b, const camera& cam, 
 }
 
 void write_png(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw error(errc::io_error, "parprim nbody: cannot write frame " + path);
-  // Silent handlers: the one error line is ours.
-  png_structp png = png_create_write_struct(
-      PNG_LIBPNG_VER_STRING, nullptr, [](png_structp p, png_const_charp) { png_longjmp(p, 1); },
-      [](png_structp, png_const_charp) {});
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  bool ok = png && info && write_rows(png, info, f, rgb, width, height);
-  png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw error(errc::io_error, "parprim nbody: error while writing frame " + path);
-  }
+  apps::write_rgb_png(path, rgb, width, height, "parprim nbody: frame");
 }
 
 template camera frame_camera<float>(const body_set<float>&, int);

@@ -27,7 +27,7 @@ camera frame_camera(const body_set<T>& bodies, int size);
 template <class T>
 std::vector<std::uint8_t> render_frame(const body_set<T>& bodies, const camera& cam, int size);
 
-// Writes an 8-bit RGB PNG through a temporary file (PATH.tmp, renamed when complete).
+// Writes an 8-bit RGB PNG through a temporary file (apps::write_rgb_png).
 void write_png(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height);
 
 }  // namespace parprim::nbody

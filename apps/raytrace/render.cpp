@@ -2,6 +2,7 @@
 #include <chrono>
 #include <string>
 
+#include "common/png_writer.hpp"
 #include "parprim/error.hpp"
 #include "render.hpp"
 #include "trace.hpp"
@@ -102,6 +103,10 @@ std::vector<std::uint8_t> renderer::image() const {
   if (impl_->gpu) return impl_->gpu->image();
 #endif
   return impl_->host_image;
+}
+
+void write_png(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height) {
+  apps::write_rgb_png(path, rgb, width, height, "parprim::raytrace");
 }
 
 }  // namespace parprim::raytrace

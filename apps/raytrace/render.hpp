@@ -51,7 +51,7 @@ class renderer {
   std::unique_ptr<impl> impl_;
 };
 
-// Writes RGB bytes as an 8-bit PNG; throws parprim::error (io_error) naming the path.
+// Writes RGB bytes as an 8-bit PNG (apps::write_rgb_png); throws parprim::error naming the path.
 void write_png(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height);
 
 }  // namespace parprim::raytrace

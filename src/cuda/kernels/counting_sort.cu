@@ -18,6 +18,7 @@
 
 #include "core/bad_position.hpp"
 #include "core/temp_memory.hpp"
+#include "core/word_of.hpp"
 #include "cuda/gather_scatter_backend.hpp"
 #include "cuda/kernels/launch.cuh"
 #include "cuda/runtime/bad_position.hpp"
@@ -92,16 +93,7 @@ __global__ void scatter_kernel(const std::uint32_t* __restrict__ keys_in, const 
   }
 }
 
-template <int Bytes>
-struct word_of;
-template <>
-struct word_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct word_of<8> {
-  using type = std::uint64_t;
-};
+using detail::word_of;
 
 }  // namespace
 

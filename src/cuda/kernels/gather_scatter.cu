@@ -25,6 +25,7 @@
 #include "core/bad_position.hpp"
 #include "core/hash_permutation.hpp"
 #include "core/temp_memory.hpp"
+#include "core/word_of.hpp"
 #include "cuda/gather_scatter_backend.hpp"
 #include "cuda/kernels/launch.cuh"
 #include "cuda/primitives/vector_io.cuh"
@@ -42,16 +43,7 @@ using tuning = cuda_tuning::gather_scatter_tuning;
 using multi_tuning = cuda_tuning::multi_pass_scatter_tuning;
 constexpr int items = tuning::items;
 
-template <int Bytes>
-struct word_of;
-template <>
-struct word_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct word_of<8> {
-  using type = std::uint64_t;
-};
+using detail::word_of;
 template <class T>
 using word_t = typename word_of<sizeof(T)>::type;
 
@@ -81,15 +73,16 @@ __device__ __forceinline__ std::uint64_t as_offset(I i) {
   return static_cast<std::uint64_t>(static_cast<std::int64_t>(i));
 }
 
-// Loads the indices of the thread's elements [base, base + m); full: all `items` at once.
-template <class I>
-__device__ __forceinline__ void load_indices(const I* indices, std::int64_t base, int m, bool full,
-                                             I (&idx)[items]) {
+// Loads the thread's elements [base, base + m) of p (indices or values), evict-first; full:
+// all `items` at once with vector loads; past m: zero.
+template <class T>
+__device__ __forceinline__ void load_run(const T* p, std::int64_t base, int m, bool full,
+                                         T (&x)[items]) {
   if (full) {
-    load_streaming(indices + base, idx);
+    load_streaming(p + base, x);
   } else {
 #pragma unroll
-    for (int j = 0; j < items; ++j) idx[j] = j < m ? __ldcs(indices + base + j) : I(0);
+    for (int j = 0; j < items; ++j) x[j] = j < m ? __ldcs(p + base + j) : T(0);
   }
 }
 
@@ -106,7 +99,7 @@ __global__ void __launch_bounds__(tuning::threads)
 
   // Phase 1: the indices, then every random read issued before any is used.
   I idx[items];
-  load_indices(indices, base, m, full, idx);
+  load_run(indices, base, m, full, idx);
   V v[items];
 #pragma unroll
   for (int j = 0; j < items; ++j) {
@@ -145,16 +138,9 @@ __global__ void __launch_bounds__(tuning::threads)
 
   // Phase 1: indices (and in a single pass the values) in streaming loads.
   I idx[items];
-  load_indices(indices, base, m, full, idx);
+  load_run(indices, base, m, full, idx);
   V v[items];
-  if (!multi) {
-    if (full) {
-      load_streaming(values + base, v);
-    } else {
-#pragma unroll
-      for (int j = 0; j < items; ++j) v[j] = j < m ? __ldcs(values + base + j) : V(0);
-    }
-  }
+  if (!multi) load_run(values, base, m, full, v);
 
   // Phase 2: the scattered writes.
 #pragma unroll
@@ -230,7 +216,7 @@ __global__ void __launch_bounds__(tuning::threads)
   if (base < n) {
     const int m = n - base < items ? static_cast<int>(n - base) : items;
     I idx[items];
-    load_indices(indices, base, m, vec && m == items, idx);
+    load_run(indices, base, m, vec && m == items, idx);
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       if (j >= m) continue;
@@ -273,13 +259,8 @@ __global__ void __launch_bounds__(tuning::threads)
   int bk[items];
   unsigned rank[items];
   if (m > 0) {
-    load_indices(indices, base, m, full, idx);
-    if (full) {
-      load_streaming(values + base, v);
-    } else {
-#pragma unroll
-      for (int j = 0; j < items; ++j) v[j] = j < m ? __ldcs(values + base + j) : V(0);
-    }
+    load_run(indices, base, m, full, idx);
+    load_run(values, base, m, full, v);
   }
 #pragma unroll
   for (int j = 0; j < items; ++j) {

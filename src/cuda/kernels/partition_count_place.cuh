@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
   __shared__ T s_stage[tile_size];
   __shared__ int s_warp_total[Shape::warps];
   __shared__ unsigned long long s_sum[2][Shape::warps];
-  const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+  const int tid = static_cast<int>(threadIdx.x);
   const int chunk_id = static_cast<int>(blockIdx.x);
 
   // ---- Chunk offsets: selected elements up to the end of this chunk, and in all chunks.
@@ -127,15 +127,8 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
     // Rank. The barrier also tells that every thread is done writing out the previous tile
     // from s_stage.
     const thread_ranks<Shape> t = rank_in_warp<T, Shape>(r, count, a.pred);
-    if (lane == 0) s_warp_total[warp] = t.warp_total;
-    __syncthreads();
-    int warp_prefix = 0, selected = 0;
-#pragma unroll
-    for (int w = 0; w < Shape::warps; ++w) {
-      const int v = s_warp_total[w];
-      warp_prefix += w < warp ? v : 0;
-      selected += v;
-    }
+    const tile_selection ts = select_across_warps(t, s_warp_total);
+    const int warp_prefix = ts.warp_prefix, selected = ts.selected;
 
     // Pack: selected elements at their rank, rejected ones after all the selected.
 #pragma unroll

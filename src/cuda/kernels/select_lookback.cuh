@@ -54,15 +54,8 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
 
   // ---- Rank: within the warp, then warp totals through shared memory.
   const thread_ranks<Shape> t = rank_in_warp<T, Shape>(r, count, a.pred);
-  if (lane == 0) s_warp_total[warp] = t.warp_total;
-  __syncthreads();
-  int warp_prefix = 0, selected = 0;
-#pragma unroll
-  for (int w = 0; w < Shape::warps; ++w) {
-    const int v = s_warp_total[w];
-    warp_prefix += w < warp ? v : 0;
-    selected += v;
-  }
+  const tile_selection ts = select_across_warps(t, s_warp_total);
+  const int warp_prefix = ts.warp_prefix, selected = ts.selected;
 
   // ---- Publish, stage, look back. The count goes out first: successors may be waiting for
   // it. Warp 0 stages before its look-back so that the tile's registers are free by then.

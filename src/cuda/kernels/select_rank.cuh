@@ -143,4 +143,27 @@ __device__ __forceinline__ int selected_rank(const thread_ranks<Shape>& t, int k
   return t.row_rank[k] + __popc(below);
 }
 
+// The tile's selected count and the selected elements of the warps before this one, from
+// every warp's total through s_warp_total (Shape::warps entries). Contains a barrier: every
+// thread calls it; s_warp_total may be rewritten only after a later barrier.
+struct tile_selection {
+  int warp_prefix;
+  int selected;
+};
+template <class Shape>
+__device__ __forceinline__ tile_selection select_across_warps(const thread_ranks<Shape>& t,
+                                                              int* s_warp_total) {
+  const int warp = select_warp();
+  if (select_lane() == 0) s_warp_total[warp] = t.warp_total;
+  __syncthreads();
+  tile_selection r{0, 0};
+#pragma unroll
+  for (int w = 0; w < Shape::warps; ++w) {
+    const int v = s_warp_total[w];
+    r.warp_prefix += w < warp ? v : 0;
+    r.selected += v;
+  }
+  return r;
+}
+
 }  // namespace parprim::cuda_kernels
