@@ -1,0 +1,42 @@
+"""parprim: data-parallel primitives on NumPy, CuPy and PyTorch arrays.
+
+NumPy arrays (and CPU tensors) run on the OpenMP CPU backend; CuPy arrays, PyTorch CUDA tensors
+and anything with ``__cuda_array_interface__`` or ``__dlpack__`` run on the GPU they live on,
+queued on the caller's current stream (or ``stream=``). Arrays are used in place, never copied;
+outputs come back as the caller's array type, or are written into ``out=``. The kernels are
+compiled ahead of time: ``build_info()`` says which backends this build has.
+"""
+
+from . import _core
+from ._errors import (BackendUnavailableError, DeviceError, Error, FileError,
+                      InvalidArgumentError, OutOfMemoryError, OutOfRangeError,
+                      UnsupportedDtypeError)
+from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, gather, partition,
+                        scatter, sort, sort_pairs, split, synchronize)
+from ._primitives import (dot, exclusive_scan, gemm, histogram, inclusive_scan, reduce,
+                          transform)
+from ._raytrace import raytrace
+from . import nbody
+
+__version__ = _core.build_info()["version"]
+
+
+def build_info():
+    """What this build contains: version, backends ("cpu" or "cpu, cuda"), cuda_built,
+    cuda_devices (how many answer now), and for CUDA builds the architectures and runtime."""
+    return dict(_core.build_info())
+
+
+def release_cached_memory():
+    """Returns the device memory parprim keeps cached for its temporaries to the system."""
+    _core.release_cached_memory()
+
+
+__all__ = [
+    "Error", "InvalidArgumentError", "UnsupportedDtypeError", "OutOfRangeError",
+    "BackendUnavailableError", "OutOfMemoryError", "DeviceError", "FileError",
+    "argsort", "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot",
+    "exclusive_scan", "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition",
+    "raytrace", "reduce", "release_cached_memory", "scatter", "sort", "sort_pairs", "split",
+    "synchronize", "transform",
+]

@@ -1,0 +1,184 @@
+"""Sorting and moving elements: radix sorts, argsort, gather/scatter, copy_if/partition/split
+and counting sort, on arrays of any supported library (see _primitives.py for conventions)."""
+
+from . import _core
+from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, FLOAT_DTYPES, INDEX_DTYPES, adapt,
+                      call_stream, check_1d, check_dtype, output, _refuse)
+from ._primitives import _COMPARE, _choice, _inputs
+
+
+def _bits(end_bit):
+    return -1 if end_bit is None else int(end_bit)
+
+
+def sort(keys, *, descending=False, begin_bit=0, end_bit=None, out=None, stream=None):
+    """Stable LSD radix sort of a 1-D array (every element type).
+
+    Floats sort as -inf < ... < -0.0 < +0.0 < ... < +inf < NaN; descending is the exact reverse
+    (NaNs first). Only bits [begin_bit, end_bit) of the order-preserving key image take part
+    (end_bit=None: all). Returns a new sorted array, or sorts into `out` (out=keys sorts in
+    place, with no copy)."""
+    fn = "sort"
+    (k,), s = _inputs(fn, stream, [("keys", keys)], ALL_DTYPES)
+    check_1d(fn, k, "keys")
+    out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
+    _core.sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size, bool(descending),
+               int(begin_bit), _bits(end_bit))
+    return out
+
+
+def sort_pairs(keys, values, *, descending=False, begin_bit=0, end_bit=None, keys_out=None,
+               values_out=None, stream=None):
+    """Sorts keys as sort() does, carrying values[i] with keys[i] (any element types).
+    Returns (sorted keys, values in the same order); keys_out=keys, values_out=values sort in
+    place."""
+    fn = "sort_pairs"
+    (k, v), s = _inputs(fn, stream, [("keys", keys), ("values", values)], ALL_DTYPES)
+    check_dtype(fn, v, "values", ALL_DTYPES)
+    check_1d(fn, k, "keys"), check_1d(fn, v, "values")
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    _core.sort_pairs(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr, ko.size,
+                     vo.ptr, vo.size, bool(descending), int(begin_bit), _bits(end_bit))
+    return keys_out, values_out
+
+
+def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, index_dtype="int64", out=None,
+            stream=None):
+    """The stable order of a 1-D array: keys[result] is sorted (as sort() orders it); equal keys
+    keep their input order. Indices are int64 (or int32); keys are left as they are."""
+    fn = "argsort"
+    (k,), s = _inputs(fn, stream, [("keys", keys)], ALL_DTYPES)
+    check_1d(fn, k, "keys")
+    if index_dtype not in INDEX_DTYPES:
+        _refuse(fn, k.device, "index_dtype=%r; supported: %s" % (index_dtype, ", ".join(INDEX_DTYPES)))
+    out, o = output(fn, k, out, "out", k.shape, index_dtype, stream)
+    _core.argsort(k.device, s, k.code, o.code, k.ptr, k.size, o.ptr, o.size, bool(descending),
+                  int(begin_bit), _bits(end_bit))
+    return out
+
+
+def gather(values, indices, *, out=None, check=True, stream=None):
+    """out[i] = values[indices[i]] (1-D values, int32 or int64 indices of any shape; out has
+    the indices' size). An index outside [0, len(values)) raises OutOfRangeError (an
+    IndexError) naming the first bad position; on CUDA check=True waits for the stream to
+    report it, check=False leaves it to parprim.synchronize()."""
+    fn = "gather"
+    (v, i), s = _inputs(fn, stream, [("values", values), ("indices", indices)], ALL_DTYPES)
+    check_1d(fn, v, "values")
+    check_dtype(fn, i, "indices", INDEX_DTYPES)
+    out, o = output(fn, v, out, "out", (i.size,), v.dtype, stream)
+    _core.gather(v.device, s, v.code, i.code, v.ptr, v.size, i.ptr, i.size, o.ptr, o.size,
+                 bool(check))
+    return out
+
+
+def scatter(values, indices, out, *, algorithm="single_pass", passes=0, check=True, stream=None):
+    """out[indices[i]] = values[i] for every i (out is given and written in place; which of
+    colliding values lands is unspecified). algorithm="multi_pass" writes cache-sized slices of
+    out one pass at a time (passes=0: the cost model picks). Bad indices as for gather."""
+    fn = "scatter"
+    (v, i), s = _inputs(fn, stream, [("values", values), ("indices", indices)], ALL_DTYPES)
+    check_dtype(fn, i, "indices", INDEX_DTYPES)
+    if out is None:
+        _refuse(fn, v.device, "out is required: scatter writes into a given array")
+    out, o = output(fn, v, out, "out", None, v.dtype, stream)
+    multi = _choice(fn, v.device, "algorithm", algorithm, {"single_pass": 0, "multi_pass": 1})
+    _core.scatter(v.device, s, v.code, i.code, v.ptr, v.size, i.ptr, i.size, o.ptr, o.size,
+                  bool(multi), int(passes), bool(check))
+    return out
+
+
+def _predicate_value(a, value):
+    return float(value) if a.dtype in FLOAT_DTYPES else int(value)
+
+
+def copy_if(x, compare, value, *, out=None, stream=None):
+    """The elements e of a 1-D array with `e <compare> value`, in input order (stream
+    compaction). compare: less/<, less_equal/<=, greater/>, greater_equal/>=, equal/==,
+    not_equal/!=, bits_set/& ((bits of e & bits of value) != 0). Floats compare as IEEE (NaN is
+    only not_equal). Returns a view of the first `count` elements of out (out, when given,
+    needs at least len(x) elements). Waits for the device, since the count sizes the result."""
+    fn = "copy_if"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    code = _choice(fn, a.device, "compare", compare, _COMPARE)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
+                         _predicate_value(a, value), False)
+    return out[:count]
+
+
+def partition(x, compare, value, *, out=None, stream=None):
+    """Stable partition of a 1-D array: the elements that satisfy the predicate (see copy_if)
+    in input order, then the others in input order. Returns (out, number selected)."""
+    fn = "partition"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    code = _choice(fn, a.device, "compare", compare, _COMPARE)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
+                         _predicate_value(a, value), True)
+    return out, count
+
+
+def split(x, *, key_bits=None, even_range=None, out=None, stream=None):
+    """Stable split of a 1-D array into buckets, bucket 0 first: key_bits=(shift, width) takes
+    bits [shift, shift+width) of the sort-key image (2^width buckets, width 1..12);
+    even_range=(lower, upper, buckets) makes equal-width buckets over [lower, upper) (below:
+    bucket 0, above and NaN: the last). Returns (out, offsets): offsets[b] is where bucket b
+    starts in out, offsets[-1] == len(x)."""
+    fn = "split"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    if (key_bits is None) == (even_range is None):
+        _refuse(fn, a.device, "give exactly one of key_bits=(shift, width) and "
+                "even_range=(lower, upper, buckets)")
+    if key_bits is not None:
+        shift, width = (int(b) for b in key_bits)
+        lower, upper, buckets = 0.0, 1.0, (1 << width if 1 <= width <= 12 else 0)
+    else:
+        lower, upper, buckets = float(even_range[0]), float(even_range[1]), int(even_range[2])
+        shift, width = 0, 1
+    if buckets < 1:
+        _refuse(fn, a.device, "width=%d is outside [1, 12]" % width)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    offsets, f = output(fn, a, None, "offsets", (buckets + 1,), "int64", stream)
+    _core.split(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, even_range is not None, shift,
+                width, lower, upper, buckets, f.ptr, f.size)
+    return out, offsets
+
+
+def counting_sort(keys, key_range, min_key=0, *, out=None, check=True, stream=None):
+    """Stable counting sort of int32/uint32 keys in [min_key, min_key + key_range), key_range
+    at most 4096 (histogram, scan, scatter). A key outside the range raises OutOfRangeError
+    (check as for gather)."""
+    fn = "counting_sort"
+    (k,), s = _inputs(fn, stream, [("keys", keys)], COUNTING_KEY_DTYPES)
+    check_1d(fn, k, "keys")
+    out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
+    _core.counting_sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size, int(key_range),
+                        int(min_key), bool(check))
+    return out
+
+
+def counting_sort_pairs(keys, values, key_range, min_key=0, *, keys_out=None, values_out=None,
+                        check=True, stream=None):
+    """counting_sort carrying values (any element type) with their keys.
+    Returns (sorted keys, values in the same order)."""
+    fn = "counting_sort_pairs"
+    (k, v), s = _inputs(fn, stream, [("keys", keys), ("values", values)], COUNTING_KEY_DTYPES)
+    check_dtype(fn, v, "values", ALL_DTYPES)
+    check_1d(fn, k, "keys"), check_1d(fn, v, "values")
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    _core.counting_sort_pairs(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
+                              ko.size, vo.ptr, vo.size, int(key_range), int(min_key), bool(check))
+    return keys_out, values_out
+
+
+def synchronize(like, *, stream=None):
+    """Waits for the work parprim queued for `like`'s device on its stream (as the calls choose
+    it) and raises any error found meanwhile (e.g. a bad index with check=False)."""
+    a = adapt(like, "synchronize", "like", stream)
+    _core.synchronize(a.device, call_stream(a, stream))

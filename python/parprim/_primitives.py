@@ -1,0 +1,154 @@
+"""The primitives on arrays of any supported library (see _arrays.py for how arrays are read).
+
+Each function checks its arguments, finds the device and stream, makes the outputs the caller
+did not give, and calls the compiled library with the GIL released. On CUDA the work is queued
+on the caller's current stream (or `stream=`) and the function returns without waiting, except
+where the result's size is needed on the host (copy_if, partition) or an index check was asked
+for (check=True: gather, scatter, counting sort).
+"""
+
+from . import _core
+from ._arrays import (ALL_DTYPES, FLOAT_DTYPES, adapt, call_stream, check_1d, check_dtype,
+                      check_same_device, check_same_dtype, output, _refuse)
+
+_OPS = {"plus": 0, "sum": 0, "add": 0, "min": 1, "max": 2}
+_UNARY = {"identity": 0, "negate": 1, "abs": 2, "square": 3}
+_BINARY = {"plus": 0, "add": 0, "minus": 1, "subtract": 1, "multiply": 2, "min": 3, "max": 4}
+_COMPARE = {"less": 0, "<": 0, "less_equal": 1, "<=": 1, "greater": 2, ">": 2,
+            "greater_equal": 3, ">=": 3, "equal": 4, "==": 4, "not_equal": 5, "!=": 5,
+            "bits_set": 6, "&": 6}
+
+
+def _choice(fn, device, name, value, table):
+    code = table.get(value)
+    if code is None:
+        _refuse(fn, device, "%s=%r is not one of %s" % (name, value, ", ".join(sorted(table))))
+    return code
+
+
+def _inputs(fn, stream, named, dtypes):
+    """Reads the input arrays (name, object) and checks that they share a device; checks the
+    first one's element type against `dtypes`. Returns the Arrays and the stream handle."""
+    arrays = [adapt(obj, fn, name, stream) for name, obj in named]
+    check_dtype(fn, arrays[0], named[0][0], dtypes)
+    check_same_device(fn, arrays[0], [(n, a) for (n, _), a in zip(named[1:], arrays[1:])])
+    return arrays, call_stream(arrays[0], stream)
+
+
+def _scalar_result(x, result):
+    """reduce and dot: a NumPy input gives a NumPy scalar, a device array a 0-d device array
+    (as numpy.sum, cupy.sum and torch.sum do), so that no call waits for the device."""
+    return result[()] if x.lib == "numpy" else result
+
+
+# ---- element-wise, reductions, scans -------------------------------------------------------
+
+def transform(x, op, y=None, *, out=None, stream=None):
+    """Element-wise map: out = op(x), or out = op(x, y) when y is given.
+
+    Unary ops: identity, negate, abs, square. Binary ops: plus, minus, multiply, min, max.
+    Any C-contiguous shape; y must have x's shape, element type and device. `out` may be x
+    (in place). Returns out, an array of x's library, shape and element type."""
+    fn = "transform"
+    named = [("x", x)] if y is None else [("x", x), ("y", y)]
+    (a, *rest), s = _inputs(fn, stream, named, ALL_DTYPES)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    if y is None:
+        code = _choice(fn, a.device, "op", op, _UNARY)
+        _core.transform_unary(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code)
+    else:
+        b = rest[0]
+        check_same_dtype(fn, b, "y", a.dtype)
+        code = _choice(fn, a.device, "op", op, _BINARY)
+        _core.transform_binary(a.device, s, a.code, a.ptr, a.size, b.ptr, b.size, o.ptr, o.size,
+                               code)
+    return out
+
+
+def reduce(x, op="plus", *, out=None, stream=None):
+    """The op-sum (plus, min or max) of all elements of x, combined in an order that depends
+    only on the size: bitwise reproducible. Empty input gives op's identity.
+
+    Returns a NumPy scalar for a NumPy array; for a device array, a 0-d array of its library
+    (no wait for the device). `out`: a one-element array that receives the result."""
+    fn = "reduce"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    code = _choice(fn, a.device, "op", op, _OPS)
+    result, o = output(fn, a, out, "out", (), a.dtype, stream)
+    _core.reduce_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code)
+    return result if out is not None else _scalar_result(a, result)
+
+
+def inclusive_scan(x, op="plus", *, out=None, stream=None):
+    """out[i] = x[0] op x[1] op ... op x[i] over the elements of a 1-D array (op: plus, min,
+    max), in x's element type (no promotion). `out` may be x (in place)."""
+    fn = "inclusive_scan"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    code = _choice(fn, a.device, "op", op, _OPS)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code)
+    return out
+
+
+def exclusive_scan(x, init=0, op="plus", *, out=None, stream=None):
+    """out[0] = init, out[i] = init op x[0] op ... op x[i-1] over a 1-D array (op: plus, min,
+    max), in x's element type. `out` may be x (in place)."""
+    fn = "exclusive_scan"
+    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    code = _choice(fn, a.device, "op", op, _OPS)
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    first = float(init) if a.dtype in FLOAT_DTYPES else int(init)
+    _core.exclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code)
+    return out
+
+
+def dot(x, y, *, out=None, stream=None):
+    """The inner product sum(x[i] * y[i]) of two equally long float32 or float64 arrays,
+    bitwise reproducible. Returns as reduce does."""
+    fn = "dot"
+    (a, b), s = _inputs(fn, stream, [("x", x), ("y", y)], FLOAT_DTYPES)
+    check_same_dtype(fn, b, "y", a.dtype)
+    result, o = output(fn, a, out, "out", (), a.dtype, stream)
+    _core.dot_into(a.device, s, a.code, a.ptr, a.size, b.ptr, b.size, o.ptr, o.size)
+    return result if out is not None else _scalar_result(a, result)
+
+
+def gemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, stream=None):
+    """C = alpha * op(A) @ op(B) + beta * C for row-major float32/float64 matrices.
+
+    op(A) is M x K: a is stored M x K, or K x M with trans_a=True; likewise b (K x N, or
+    N x K with trans_b). c (M x N) is made when not given (then beta must be 0); with beta = 0
+    it is only written. Returns c."""
+    fn = "gemm"
+    (x, y), s = _inputs(fn, stream, [("a", a), ("b", b)], FLOAT_DTYPES)
+    check_same_dtype(fn, y, "b", x.dtype)
+    for name, arr in (("a", x), ("b", y)):
+        if len(arr.shape) != 2:
+            _refuse(fn, arr.device, "%s must be 2-D; it has shape %s" % (name, tuple(arr.shape)))
+    m, k = (x.shape[1], x.shape[0]) if trans_a else x.shape
+    k_b, n = (y.shape[1], y.shape[0]) if trans_b else y.shape
+    if k != k_b:
+        _refuse(fn, x.device, "op(a) is %dx%d but op(b) is %dx%d" % (m, k, k_b, n))
+    if c is None and beta != 0:
+        _refuse(fn, x.device, "beta=%r needs c" % (beta,))
+    c, z = output(fn, x, c, "c", (m, n), x.dtype, stream)
+    if tuple(z.shape) != (m, n):
+        _refuse(fn, x.device, "c has shape %s but must be (%d, %d)" % (tuple(z.shape), m, n))
+    _core.gemm(x.device, s, x.code, x.ptr, x.size, y.ptr, y.size, z.ptr, z.size, m, n, k,
+               float(alpha), float(beta), bool(trans_a), bool(trans_b))
+    return c
+
+
+def histogram(samples, bins, lower, upper, *, out=None, stream=None):
+    """Counts of samples in `bins` equal-width bins over [lower, upper) (as numpy.histogram
+    with range=(lower, upper), except that samples equal to upper are not counted). Samples
+    outside the range and NaNs are not counted. Returns uint64 counts."""
+    fn = "histogram"
+    (a,), s = _inputs(fn, stream, [("samples", samples)], ALL_DTYPES)
+    out, o = output(fn, a, out, "out", (int(bins),), "uint64", stream)
+    conv = float if a.dtype in FLOAT_DTYPES else int
+    _core.histogram(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, int(bins), conv(lower),
+                    conv(upper))
+    return out

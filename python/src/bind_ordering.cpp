@@ -1,0 +1,210 @@
+// Bindings of the primitives that move elements: radix sorts (and argsort), gather/scatter,
+// copy_if/partition/split and counting sort. Same calling convention as bind_elementwise.cpp.
+#include <cstdint>
+#include <string>
+
+#include "common.hpp"
+#include "parprim/buffer.hpp"
+#include "parprim/counting_sort.hpp"
+#include "parprim/error.hpp"
+#include "parprim/gather_scatter.hpp"
+#include "parprim/partition.hpp"
+#include "parprim/scan.hpp"
+#include "parprim/sort.hpp"
+#include "parprim/transform.hpp"
+
+namespace parprim::python {
+
+namespace {
+
+using address = std::uintptr_t;
+using count = std::int64_t;
+
+#define PARPRIM_PY_INDEX_TYPES std::int32_t, std::int64_t
+
+// The radix sorts work in place; a sort into another array first copies the input there
+// (stream-ordered on the same context).
+template <class T>
+void copy_into(const context& ctx, const char* who, const char* what, address from, count n_from,
+               address to, count n_to) {
+  if (n_from != n_to)
+    throw error(errc::invalid_argument, std::string("parprim.") + who + " [" + ctx.name() + "]: " +
+                                            what + " has " + std::to_string(n_from) +
+                                            " elements but its output has " + std::to_string(n_to));
+  if (from != to && n_from > 0)
+    ctx.copy(reinterpret_cast<void*>(to), reinterpret_cast<const void*>(from),
+             static_cast<std::size_t>(n_from) * sizeof(T));
+}
+
+sort_order order_of(bool descending) {
+  return descending ? sort_order::descending : sort_order::ascending;
+}
+
+void sort_keys(int device, address stream, int dtype, address in, count n_in, address out,
+               count n_out, bool descending, int begin_bit, int end_bit) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      copy_into<K>(ctx, "sort", "keys", in, n_in, out, n_out);
+      radix_sort<K>(ctx, as_span<K>(out, n_out), order_of(descending), begin_bit, end_bit);
+    });
+  });
+}
+
+void sort_pairs(int device, address stream, int key_dtype, int value_dtype, address keys_in,
+                count n_keys_in, address values_in, count n_values_in, address keys_out,
+                count n_keys_out, address values_out, count n_values_out, bool descending,
+                int begin_bit, int end_bit) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(key_dtype, [&](auto key_tag) {
+    using K = typename decltype(key_tag)::type;
+    dispatch<PARPRIM_PY_ALL_TYPES>(value_dtype, [&](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      run_on(device, stream, [&](const context& ctx) {
+        copy_into<K>(ctx, "sort_pairs", "keys", keys_in, n_keys_in, keys_out, n_keys_out);
+        copy_into<V>(ctx, "sort_pairs", "values", values_in, n_values_in, values_out, n_values_out);
+        radix_sort_pairs<K, V>(ctx, as_span<K>(keys_out, n_keys_out),
+                               as_span<V>(values_out, n_values_out), order_of(descending),
+                               begin_bit, end_bit);
+      });
+    });
+  });
+}
+
+// indices = 0, 1, ..., n-1 from public primitives alone: every byte 0xFF makes each index -1,
+// an exclusive plus-scan from 0 turns that into 0, -1, -2, ..., and a negation into the
+// sequence. The keys are sorted in a temporary copy, so the caller's keys stay as they were.
+void argsort(int device, address stream, int key_dtype, int index_dtype, address keys, count n_keys,
+             address indices, count n_indices, bool descending, int begin_bit, int end_bit) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(key_dtype, [&](auto key_tag) {
+    using K = typename decltype(key_tag)::type;
+    dispatch<PARPRIM_PY_INDEX_TYPES>(index_dtype, [&](auto index_tag) {
+      using I = typename decltype(index_tag)::type;
+      run_on(device, stream, [&](const context& ctx) {
+        buffer<K> sorted_keys(ctx, n_keys);
+        copy_into<K>(ctx, "argsort", "keys", keys, n_keys, address(sorted_keys.data()), n_keys);
+        span<I> order = as_span<I>(indices, n_indices);
+        if (n_indices > 0) ctx.fill_bytes(order.data(), 0xFF, order.size_bytes());
+        exclusive_scan<I>(ctx, order, order, I(0), op::plus);
+        transform<I>(ctx, order, order, unary_op::negate);
+        radix_sort_pairs<K, I>(ctx, sorted_keys.view(), order, order_of(descending), begin_bit,
+                               end_bit);
+      });
+    });
+  });
+}
+
+// check: on CUDA, wait for the stream so that an out-of-range index is raised by this call
+// (the CPU backend raises it before writing anything either way).
+void gather_values(int device, address stream, int value_dtype, int index_dtype, address values,
+                   count n_values, address indices, count n_indices, address out, count n_out,
+                   bool check) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(value_dtype, [&](auto value_tag) {
+    using T = typename decltype(value_tag)::type;
+    dispatch<PARPRIM_PY_INDEX_TYPES>(index_dtype, [&](auto index_tag) {
+      using I = typename decltype(index_tag)::type;
+      run_on(device, stream, [&](const context& ctx) {
+        gather<T, I>(ctx, as_span<const T>(values, n_values), as_span<const I>(indices, n_indices),
+                     as_span<T>(out, n_out));
+        if (check) ctx.synchronize();
+      });
+    });
+  });
+}
+
+void scatter_values(int device, address stream, int value_dtype, int index_dtype, address values,
+                    count n_values, address indices, count n_indices, address out, count n_out,
+                    bool multi_pass, int passes, bool check) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(value_dtype, [&](auto value_tag) {
+    using T = typename decltype(value_tag)::type;
+    dispatch<PARPRIM_PY_INDEX_TYPES>(index_dtype, [&](auto index_tag) {
+      using I = typename decltype(index_tag)::type;
+      scatter_options options;
+      options.algorithm = multi_pass ? scatter_algorithm::multi_pass : scatter_algorithm::single_pass;
+      options.passes = passes;
+      run_on(device, stream, [&](const context& ctx) {
+        scatter<T, I>(ctx, as_span<const T>(values, n_values), as_span<const I>(indices, n_indices),
+                      as_span<T>(out, n_out), options);
+        if (check) ctx.synchronize();
+      });
+    });
+  });
+}
+
+// copy_if and partition return their count, so they wait for the stream (as the C++ calls do).
+count select(int device, address stream, int dtype, address in, count n_in, address out,
+             count n_out, int cmp, nb::handle value, bool keep_rejected) {
+  return dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) -> count {
+    using T = typename decltype(tag)::type;
+    predicate<T> pred{compare(cmp), nb::cast<T>(value)};
+    return run_on(device, stream, [&](const context& ctx) -> count {
+      auto from = as_span<const T>(in, n_in);
+      auto to = as_span<T>(out, n_out);
+      return keep_rejected ? partition<T>(ctx, from, to, pred) : copy_if<T>(ctx, from, to, pred);
+    });
+  });
+}
+
+void split_buckets(int device, address stream, int dtype, address in, count n_in, address out,
+                   count n_out, bool even_range, int shift, int width, double lower, double upper,
+                   count buckets, address offsets, count n_offsets) {
+  bucket_fn f = even_range ? bucket_fn::even_range(lower, upper, buckets)
+                           : bucket_fn::key_bits(shift, width);
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      split<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), f,
+               as_span<std::int64_t>(offsets, n_offsets));
+    });
+  });
+}
+
+void counting_sort_keys(int device, address stream, int key_dtype, address keys_in, count n_in,
+                        address keys_out, count n_out, count key_range, nb::handle min_key,
+                        bool check) {
+  dispatch<std::int32_t, std::uint32_t>(key_dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    K lowest = nb::cast<K>(min_key);
+    run_on(device, stream, [&](const context& ctx) {
+      counting_sort<K>(ctx, as_span<const K>(keys_in, n_in), as_span<K>(keys_out, n_out),
+                       key_range, lowest);
+      if (check) ctx.synchronize();
+    });
+  });
+}
+
+void counting_sort_pairs_of(int device, address stream, int key_dtype, int value_dtype,
+                            address keys_in, count n_keys_in, address values_in,
+                            count n_values_in, address keys_out, count n_keys_out,
+                            address values_out, count n_values_out, count key_range,
+                            nb::handle min_key, bool check) {
+  dispatch<std::int32_t, std::uint32_t>(key_dtype, [&](auto key_tag) {
+    using K = typename decltype(key_tag)::type;
+    K lowest = nb::cast<K>(min_key);
+    dispatch<PARPRIM_PY_ALL_TYPES>(value_dtype, [&](auto value_tag) {
+      using V = typename decltype(value_tag)::type;
+      run_on(device, stream, [&](const context& ctx) {
+        counting_sort_pairs<K, V>(ctx, as_span<const K>(keys_in, n_keys_in),
+                                  as_span<const V>(values_in, n_values_in),
+                                  as_span<K>(keys_out, n_keys_out),
+                                  as_span<V>(values_out, n_values_out), key_range, lowest);
+        if (check) ctx.synchronize();
+      });
+    });
+  });
+}
+
+}  // namespace
+
+void bind_ordering(nb::module_& m) {
+  m.def("sort", &sort_keys);
+  m.def("sort_pairs", &sort_pairs);
+  m.def("argsort", &argsort);
+  m.def("gather", &gather_values);
+  m.def("scatter", &scatter_values);
+  m.def("select", &select);
+  m.def("split", &split_buckets);
+  m.def("counting_sort", &counting_sort_keys);
+  m.def("counting_sort_pairs", &counting_sort_pairs_of);
+}
+
+}  // namespace parprim::python

@@ -1,0 +1,174 @@
+// parprim._core: the compiled half of the Python package. Build facts, contexts and streams,
+// error translation, DLPack import for arrays of other libraries; the primitives and the
+// applications are bound in their own files.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "common.hpp"
+#include "parprim/error.hpp"
+
+#if PARPRIM_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace parprim::python {
+
+namespace {
+
+// Contexts by (device, stream). Never destroyed: their cached device memory would otherwise be
+// freed after the CUDA runtime has shut down at interpreter exit.
+struct context_cache {
+  std::mutex mutex;
+  std::map<std::pair<int, std::uintptr_t>, context> contexts;
+};
+
+context_cache& cache() {
+  static auto* c = new context_cache;
+  return *c;
+}
+
+// Python exception classes by errc, registered by parprim/_errors.py at import.
+std::map<int, nb::object>& error_classes() {
+  static auto* m = new std::map<int, nb::object>;
+  return *m;
+}
+
+void set_error_classes(nb::dict classes) {
+  for (auto [code, cls] : classes) error_classes()[nb::cast<int>(code)] = nb::borrow(cls);
+}
+
+void translate_error(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const error& e) {
+    auto it = error_classes().find(static_cast<int>(e.code()));
+    PyObject* cls = it != error_classes().end() ? it->second.ptr() : PyExc_RuntimeError;
+    PyErr_SetString(cls, e.what());
+  }
+}
+
+// Address, shape, element type and device of a DLPack capsule (from obj.__dlpack__(stream=...)),
+// for arrays of libraries without a faster route. The returned ndarray keeps the capsule's
+// memory alive while the call uses it.
+nb::tuple describe_dlpack(nb::ndarray<> a) {
+  nb::list shape;
+  bool contiguous = true;
+  std::int64_t expected_stride = 1;
+  for (std::size_t d = a.ndim(); d-- > 0;) {
+    if (a.shape(d) != 1 && a.stride(d) != expected_stride) contiguous = false;
+    expected_stride *= static_cast<std::int64_t>(a.shape(d));
+  }
+  for (std::size_t d = 0; d < a.ndim(); ++d) shape.append(a.shape(d));
+  auto dt = a.dtype();
+  std::string kind = dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int)    ? "int"
+                     : dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt) ? "uint"
+                     : dt.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float)
+                         ? "float"
+                         : "other";
+  std::string dtype = kind + std::to_string(dt.bits * dt.lanes);
+  return nb::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), nb::tuple(shape), dtype,
+                        contiguous, a.device_type(), a.device_id(), a);
+}
+
+// The CUDA device a pointer belongs to, or -1 for host memory or without a CUDA build
+// (used for __cuda_array_interface__, which does not name the device).
+int pointer_device(std::uintptr_t address) {
+#if PARPRIM_HAVE_CUDA
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, reinterpret_cast<const void*>(address)) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged
+             ? attributes.device
+             : -1;
+#else
+  (void)address;
+  return -1;
+#endif
+}
+
+void synchronize(int device, std::uintptr_t stream) {
+  run_on(device, stream, [](const context& ctx) { ctx.synchronize(); });
+}
+
+void release_cached_memory() {
+  std::lock_guard<std::mutex> lock(cache().mutex);
+  for (auto& [key, ctx] : cache().contexts) ctx.release_cached_memory();
+}
+
+nb::dict build_info() {
+  nb::dict info;
+  info["version"] = PARPRIM_PY_VERSION;
+  info["cuda_built"] = context::cuda_built();
+  info["cuda_devices"] = context::cuda_device_count();
+#if PARPRIM_HAVE_CUDA
+  info["cuda_architectures"] = PARPRIM_PY_CUDA_ARCHITECTURES;
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  info["cuda_runtime"] = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+#endif
+  info["backends"] = context::cuda_built() ? "cpu, cuda" : "cpu";
+  info["cpu_threads"] = context::cpu().threads();
+  return info;
+}
+
+}  // namespace
+
+context context_for(int device, std::uintptr_t stream) {
+  if (device < 0) {
+    static const context cpu = context::cpu();
+    return cpu;
+  }
+  const std::uintptr_t legacy_default_stream = 1;  // cudaStreamLegacy
+  if (stream == 0) stream = legacy_default_stream;
+  std::lock_guard<std::mutex> lock(cache().mutex);
+  auto key = std::make_pair(device, stream);
+  auto it = cache().contexts.find(key);
+  if (it == cache().contexts.end())
+    it = cache().contexts.emplace(key, context::cuda(device, reinterpret_cast<void*>(stream))).first;
+  return it->second;
+}
+
+device_scope::device_scope(int device) {
+#if PARPRIM_HAVE_CUDA
+  if (device < 0) return;
+  int current = 0;
+  if (cudaGetDevice(&current) == cudaSuccess && current != device &&
+      cudaSetDevice(device) == cudaSuccess)
+    previous_ = current;
+  cudaGetLastError();
+#else
+  (void)device;
+#endif
+}
+
+device_scope::~device_scope() {
+#if PARPRIM_HAVE_CUDA
+  if (previous_ >= 0) cudaSetDevice(previous_);
+#endif
+}
+
+}  // namespace parprim::python
+
+NB_MODULE(_core, m) {
+  namespace py = parprim::python;
+  m.doc() = "parprim's compiled primitives; use the functions of the parprim package instead.";
+  nanobind::register_exception_translator(py::translate_error);
+  m.def("_set_error_classes", &py::set_error_classes);
+  m.def("build_info", &py::build_info, "What this build of parprim contains.");
+  m.def("describe_dlpack", &py::describe_dlpack, nanobind::arg("capsule"));
+  m.def("pointer_device", &py::pointer_device, nanobind::arg("address"));
+  m.def("synchronize", &py::synchronize, nanobind::arg("device"), nanobind::arg("stream"));
+  m.def("release_cached_memory", &py::release_cached_memory);
+  py::bind_elementwise(m);
+  py::bind_ordering(m);
+  py::bind_apps(m);
+}
