@@ -1,0 +1,138 @@
+"""transform, reduce, scans, dot, gemm and histogram against NumPy oracles, on every backend,
+every element type and sizes around the tile boundaries."""
+
+import numpy as np
+import pytest
+
+import parprim
+from conftest import ALL_DTYPES, FLOAT_DTYPES, edge_sizes, random_values, supported_by
+
+
+def _close(got, want, dtype, n, scale):
+    if np.dtype(dtype).kind != "f":
+        np.testing.assert_array_equal(got, want)
+    else:  # float results are combined in another order than the oracle's
+        eps = np.finfo(dtype).eps
+        np.testing.assert_allclose(got, want, rtol=0, atol=4 * eps * max(n, 1) * scale + 1e-30)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("op", ["plus", "min", "max"])
+def test_reduce(xp, rng, dtype, op):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    for n in edge_sizes():
+        host = random_values(rng, dtype, n)
+        got = parprim.reduce(xp.asarray(host), op)
+        got = xp.to_numpy(got) if xp.name != "numpy" else got
+        if n == 0:
+            floating = host.dtype.kind == "f"
+            identity = {"plus": 0, "min": np.inf if floating else np.iinfo(dtype).max,
+                        "max": -np.inf if floating else np.iinfo(dtype).min}[op]
+            assert got == np.array(identity, dtype=dtype), (n, got)
+            continue
+        want = {"plus": lambda h: h.sum(dtype=h.dtype), "min": np.min, "max": np.max}[op](host)
+        _close(np.asarray(got, dtype=dtype), want, dtype, n, np.abs(host.astype(np.float64)).sum())
+
+
+def _scan_oracle(host, op, inclusive, init):
+    ufunc = {"plus": np.add, "min": np.minimum, "max": np.maximum}[op]
+    if inclusive:
+        return ufunc.accumulate(host, dtype=host.dtype) if host.size else host.copy()
+    shifted = np.concatenate([np.array([init], dtype=host.dtype), host[:-1]]) if host.size else host
+    return ufunc.accumulate(shifted, dtype=host.dtype) if host.size else host.copy()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("op", ["plus", "max"])
+@pytest.mark.parametrize("inclusive", [True, False], ids=["inclusive", "exclusive"])
+def test_scan(xp, rng, dtype, op, inclusive):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    init = 7 if op == "plus" else (np.iinfo(dtype).min if np.dtype(dtype).kind != "f" else -1e30)
+    for n in edge_sizes(large=True):
+        host = random_values(rng, dtype, n, 0, 50)
+        x = xp.asarray(host)
+        got = parprim.inclusive_scan(x, op) if inclusive else parprim.exclusive_scan(x, init, op)
+        assert isinstance(got, xp.array_type())
+        want = _scan_oracle(host, op, inclusive, init)
+        _close(xp.to_numpy(got), want, dtype, n, np.abs(host.astype(np.float64)).sum())
+
+
+def test_scan_in_place(xp, rng):
+    host = random_values(rng, "int64", 5000)
+    x = xp.asarray(host)
+    assert parprim.inclusive_scan(x, out=x) is x
+    np.testing.assert_array_equal(xp.to_numpy(x), np.cumsum(host))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_transform(xp, rng, dtype):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    for n in (0, 1, 33, 1025, 65537):
+        a, b = random_values(rng, dtype, n), random_values(rng, dtype, n)
+        x, y = xp.asarray(a), xp.asarray(b)
+        with np.errstate(over="ignore"):
+            unary = {"identity": a, "negate": -a, "abs": np.abs(a), "square": a * a}
+            binary = {"plus": a + b, "minus": a - b, "multiply": a * b,
+                      "min": np.minimum(a, b), "max": np.maximum(a, b)}
+        for name, want in unary.items():
+            if name in ("negate", "abs") and np.dtype(dtype).kind == "u":
+                continue  # unsigned negation wraps in C++ as in NumPy, but NumPy warns
+            np.testing.assert_array_equal(xp.to_numpy(parprim.transform(x, name)), want)
+        for name, want in binary.items():
+            np.testing.assert_array_equal(xp.to_numpy(parprim.transform(x, name, y)), want)
+
+
+def test_transform_keeps_shape(xp, rng):
+    host = random_values(rng, "float32", 6 * 7).reshape(6, 7)
+    got = parprim.transform(xp.asarray(host), "square")
+    assert tuple(got.shape) == (6, 7)
+    np.testing.assert_array_equal(xp.to_numpy(got), host * host)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_dot(xp, rng, dtype):
+    for n in edge_sizes():
+        a, b = random_values(rng, dtype, n, -1, 1), random_values(rng, dtype, n, -1, 1)
+        got = parprim.dot(xp.asarray(a), xp.asarray(b))
+        got = float(xp.to_numpy(got)) if xp.name != "numpy" else float(got)
+        want = float(np.dot(a.astype(np.float64), b.astype(np.float64)))
+        assert abs(got - want) <= 8 * np.finfo(dtype).eps * max(n, 1) + 1e-12, (n, got, want)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("trans_a,trans_b", [(False, False), (True, False), (False, True)])
+def test_gemm(xp, rng, dtype, trans_a, trans_b):
+    for m, n, k in [(1, 1, 1), (17, 33, 5), (64, 64, 64), (129, 65, 31)]:
+        a = random_values(rng, dtype, m * k, -1, 1).reshape((k, m) if trans_a else (m, k))
+        b = random_values(rng, dtype, k * n, -1, 1).reshape((n, k) if trans_b else (k, n))
+        c0 = random_values(rng, dtype, m * n, -1, 1).reshape(m, n)
+        c = xp.asarray(c0)
+        got = parprim.gemm(xp.asarray(a), xp.asarray(b), c, alpha=0.5, beta=2.0,
+                           trans_a=trans_a, trans_b=trans_b)
+        assert got is c
+        want = 0.5 * ((a.T if trans_a else a).astype(np.float64) @
+                      (b.T if trans_b else b).astype(np.float64)) + 2.0 * c0
+        np.testing.assert_allclose(xp.to_numpy(got), want, atol=8 * np.finfo(dtype).eps * k + 1e-12)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_histogram(xp, rng, dtype):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    for bins in (1, 7, 256, 5000):
+        for n in (0, 1, 1025, 65537):
+            host = random_values(rng, dtype, n, 0, 1000)
+            lower, upper = (10, 900)
+            got = xp.to_numpy(parprim.histogram(xp.asarray(host), bins, lower, upper))
+            inside = host[(host >= lower) & (host < upper)]
+            if np.dtype(dtype).kind == "f":  # bin = min(bins - 1, floor((s - lower) * scale)) in T
+                scale = np.asarray(bins, dtype) / (np.asarray(upper, dtype) - np.asarray(lower, dtype))
+                index = np.minimum(bins - 1, np.floor((inside - np.asarray(lower, dtype)) * scale))
+            else:
+                index = (inside.astype(np.int64) - lower) * bins // (upper - lower)
+            want = np.bincount(index.astype(np.int64), minlength=bins)
+            assert got.dtype == np.uint64
+            np.testing.assert_array_equal(got, want)
