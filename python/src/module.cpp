@@ -55,8 +55,8 @@ void translate_error(const std::exception_ptr& p, void*) {
 }
 
 // Address, shape, element type and device of a DLPack capsule (from obj.__dlpack__(stream=...)),
-// for arrays of libraries without a faster route. The returned ndarray keeps the capsule's
-// memory alive while the call uses it.
+// for arrays of libraries without a faster route. The returned capsule keeps the imported
+// tensor (and so the producer's memory) alive while the call uses it.
 nb::tuple describe_dlpack(nb::ndarray<> a) {
   nb::list shape;
   bool contiguous = true;
@@ -73,8 +73,10 @@ nb::tuple describe_dlpack(nb::ndarray<> a) {
                          ? "float"
                          : "other";
   std::string dtype = kind + std::to_string(dt.bits * dt.lanes);
+  nb::capsule keep_alive(new nb::ndarray<>(a),
+                         [](void* p) noexcept { delete static_cast<nb::ndarray<>*>(p); });
   return nb::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), nb::tuple(shape), dtype,
-                        contiguous, a.device_type(), a.device_id(), a);
+                        contiguous, a.device_type(), a.device_id(), keep_alive);
 }
 
 // The CUDA device a pointer belongs to, or -1 for host memory or without a CUDA build
