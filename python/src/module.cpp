@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "common.hpp"
 #include "parprim/error.hpp"
+#include "parprim/reduce.hpp"
 
 #if PARPRIM_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -106,6 +108,24 @@ void release_cached_memory() {
   for (auto& [key, ctx] : cache().contexts) ctx.release_cached_memory();
 }
 
+// Seconds per call of `calls` back-to-back reduce_into calls made from C++ (then one wait):
+// the per-call cost of the library itself, which bench/python/bench_python.py sets beside the
+// same loop made from Python.
+double time_reduce_calls(int device, std::uintptr_t stream, std::uintptr_t in, std::int64_t n,
+                         std::uintptr_t out, int calls) {
+  return run_on(device, stream, [&](const context& ctx) {
+    auto x = as_span<const float>(in, n);
+    auto result = as_span<float>(out, 1);
+    reduce_into<float>(ctx, x, result);
+    ctx.synchronize();
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) reduce_into<float>(ctx, x, result);
+    ctx.synchronize();
+    std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    return elapsed.count() / calls;
+  });
+}
+
 nb::dict build_info() {
   nb::dict info;
   info["version"] = PARPRIM_PY_VERSION;
@@ -170,6 +190,7 @@ NB_MODULE(_core, m) {
   m.def("pointer_device", &py::pointer_device, nanobind::arg("address"));
   m.def("synchronize", &py::synchronize, nanobind::arg("device"), nanobind::arg("stream"));
   m.def("release_cached_memory", &py::release_cached_memory);
+  m.def("time_reduce_calls", &py::time_reduce_calls);
   py::bind_elementwise(m);
   py::bind_ordering(m);
   py::bind_apps(m);

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""parprim from Python against what PyTorch, CuPy and NumPy ship, on the same arrays.
+
+  python bench/python/bench_python.py --out bench/results/python [--quick]
+
+GPU timings come from CUDA events recorded on the stream the work runs on (torch.cuda.Event
+for parprim and PyTorch, cupy.cuda.Event for CuPy), as the median of --reps runs after
+--warmup runs. Per-call overhead is host wall time per call of a long loop of back-to-back
+calls (then one wait), in Python and in C++ (parprim._core.time_reduce_calls), so the
+difference is what the Python layer adds. CPU timings are wall-clock medians (NumPy is single
+threaded; parprim's CPU backend uses every core OpenMP gives it).
+
+Writes python-bench.json and python-bench.md into --out.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import parprim
+from parprim import _core
+
+
+def _optional(name):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+torch = _optional("torch")
+cupy = _optional("cupy")
+
+
+# ---- timers --------------------------------------------------------------------------------
+
+def torch_ms(fn, warmup, reps):
+    """Median ms of fn() between two torch.cuda.Events on the current stream."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def cupy_ms(fn, warmup, reps):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, stop))
+    return statistics.median(times)
+
+
+def wall_ms(fn, warmup, reps):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def per_call_us(fn, sync, calls):
+    fn()
+    sync()
+    t = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - t) / calls * 1e6
+
+
+# ---- GPU benchmarks ------------------------------------------------------------------------
+
+def row(results, name, dtype, n, ours_ms, yardstick, their_ms, note=""):
+    results.append({"benchmark": name, "type": dtype, "n": n, "parprim_ms": ours_ms,
+                    "yardstick": yardstick, "yardstick_ms": their_ms,
+                    "speedup": their_ms / ours_ms if ours_ms > 0 else None, "note": note})
+
+
+def bench_overhead(results, calls):
+    n = 1024
+    x = torch.rand(n, device="cuda")
+    out = torch.empty((), device="cuda")
+    stream = _core_stream()
+    cpp = _core.time_reduce_calls(0, stream, x.data_ptr(), n, out.data_ptr(), calls) * 1e6
+    sync = torch.cuda.synchronize
+    py_out = per_call_us(lambda: parprim.reduce(x, out=out), sync, calls)
+    py_new = per_call_us(lambda: parprim.reduce(x), sync, calls)
+    th = per_call_us(lambda: torch.sum(x), sync, calls)
+    results_overhead = {"n": n, "calls": calls, "cpp_us": cpp, "python_out_us": py_out,
+                        "python_alloc_us": py_new, "torch_sum_us": th,
+                        "python_above_cpp_us": py_out - cpp,
+                        "python_alloc_above_cpp_us": py_new - cpp}
+    if cupy is not None:
+        c = cupy.asarray(x.cpu().numpy())
+        cs = cupy.cuda.get_current_stream()
+        results_overhead["cupy_sum_us"] = per_call_us(lambda: cupy.sum(c), cs.synchronize, calls)
+        results_overhead["python_cupy_out_us"] = per_call_us(
+            lambda: parprim.reduce(c, out=cupy.empty((), cupy.float32)), cs.synchronize, calls)
+    results.append({"benchmark": "per_call_overhead", **results_overhead})
+
+
+def _core_stream():
+    return torch._C._cuda_getCurrentRawStream(0)
+
+
+def bench_sort(results, n, warmup, reps):
+    for dtype in ("uint32", "float32"):
+        host = (np.random.default_rng(1).integers(0, 1 << 32, n, dtype=np.uint32)
+                if dtype == "uint32" else np.random.default_rng(1).random(n, dtype=np.float32))
+        x = torch.from_numpy(host).cuda()
+        y = torch.empty_like(x)
+        ours = torch_ms(lambda: parprim.sort(x, out=y), warmup, reps)
+        if dtype == "float32" or getattr(torch, "uint32", None) is not None:
+            try:
+                theirs = torch_ms(lambda: torch.sort(x), warmup, reps)
+                row(results, "sort", dtype, n, ours, "torch.sort", theirs,
+                    "torch.sort also returns the int64 permutation")
+            except RuntimeError as e:  # uint32 sorting may be missing in this PyTorch
+                row(results, "sort", dtype, n, ours, "torch.sort", float("nan"), str(e)[:80])
+            xi = x.view(torch.int32) if dtype == "uint32" else x
+            theirs = torch_ms(lambda: torch.sort(xi, stable=True), warmup, reps)
+            row(results, "argsort-like sort_pairs", dtype, n,
+                torch_ms(lambda: parprim.argsort(x), warmup, reps), "torch.sort(stable)", theirs,
+                "keys and int64 indices both ways" + (" (torch on the int32 view)" if dtype == "uint32" else ""))
+        if cupy is not None:
+            c = cupy.asarray(host)
+            cout = cupy.empty_like(c)
+            ours_c = cupy_ms(lambda: parprim.sort(c, out=cout), warmup, reps)
+            row(results, "sort", dtype, n, ours_c, "cupy.sort", cupy_ms(lambda: cupy.sort(c), warmup, reps))
+        del x, y
+
+
+def bench_scan(results, n, warmup, reps):
+    for dtype in ("int32", "float32"):
+        host = (np.random.default_rng(2).integers(0, 4, n, dtype=np.int32) if dtype == "int32"
+                else np.random.default_rng(2).random(n, dtype=np.float32))
+        x = torch.from_numpy(host).cuda()
+        y = torch.empty_like(x)
+        inc = torch_ms(lambda: parprim.inclusive_scan(x, out=y), warmup, reps)
+        exc = torch_ms(lambda: parprim.exclusive_scan(x, out=y), warmup, reps)
+        theirs = torch_ms(lambda: torch.cumsum(x, 0, dtype=x.dtype, out=y), warmup, reps)
+        row(results, "inclusive_scan", dtype, n, inc, "torch.cumsum", theirs)
+        row(results, "exclusive_scan", dtype, n, exc, "torch.cumsum", theirs)
+        if cupy is not None:
+            c = cupy.asarray(host)
+            cout = cupy.empty_like(c)
+            inc_c = cupy_ms(lambda: parprim.inclusive_scan(c, out=cout), warmup, reps)
+            theirs_c = cupy_ms(lambda: cupy.cumsum(c, dtype=c.dtype, out=cout), warmup, reps)
+            row(results, "inclusive_scan", dtype, n, inc_c, "cupy.cumsum", theirs_c)
+        del x, y
+
+
+def bench_histogram(results, n, warmup, reps):
+    host = np.random.default_rng(3).random(n, dtype=np.float32)
+    x = torch.from_numpy(host).cuda()
+    for bins in (256, 4096):
+        counts = torch.empty(bins, dtype=torch.uint64, device="cuda")
+        ours = torch_ms(lambda: parprim.histogram(x, bins, 0.0, 1.0, out=counts), warmup, reps)
+        theirs = torch_ms(lambda: torch.histc(x, bins, 0.0, 1.0), warmup, reps)
+        row(results, "histogram", "float32", n, ours, "torch.histc", theirs, "%d bins" % bins)
+        if cupy is not None:
+            c = cupy.asarray(host)
+            ours_c = cupy_ms(lambda: parprim.histogram(c, bins, 0.0, 1.0), warmup, reps)
+            theirs_c = cupy_ms(lambda: cupy.histogram(c, bins, (0.0, 1.0)), warmup, reps)
+            row(results, "histogram", "float32", n, ours_c, "cupy.histogram", theirs_c,
+                "%d bins" % bins)
+    del x
+
+
+# ---- CPU benchmarks ------------------------------------------------------------------------
+
+def bench_cpu(results, n, warmup, reps):
+    rng = np.random.default_rng(4)
+    u = rng.integers(0, 1 << 32, n, dtype=np.uint32)
+    f = rng.random(n, dtype=np.float32)
+    out_u, out_f = np.empty_like(u), np.empty_like(f)
+    cases = [
+        ("sort", "uint32", lambda: parprim.sort(u, out=out_u), "np.sort", lambda: np.sort(u)),
+        ("sort", "float32", lambda: parprim.sort(f, out=out_f), "np.sort", lambda: np.sort(f)),
+        ("inclusive_scan", "float32", lambda: parprim.inclusive_scan(f, out=out_f), "np.cumsum",
+         lambda: np.cumsum(f, out=out_f)),
+        ("inclusive_scan", "uint32", lambda: parprim.inclusive_scan(u, out=out_u), "np.cumsum",
+         lambda: np.cumsum(u, out=out_u)),
+        ("histogram", "float32", lambda: parprim.histogram(f, 256, 0.0, 1.0), "np.histogram",
+         lambda: np.histogram(f, 256, (0.0, 1.0))),
+        ("reduce", "float32", lambda: parprim.reduce(f), "np.sum", lambda: np.sum(f)),
+    ]
+    for name, dtype, ours, yardstick, theirs in cases:
+        row(results, "cpu " + name, dtype, n, wall_ms(ours, warmup, reps), yardstick,
+            wall_ms(theirs, warmup, reps), "wall clock, %d threads" % parprim.build_info()["cpu_threads"])
+
+
+# ---- report --------------------------------------------------------------------------------
+
+def markdown(report):
+    lines = ["# parprim from Python vs PyTorch, CuPy and NumPy", "",
+             "%s; %s; %s" % (report["device"], report["versions"], report["date"]), "",
+             "Command: `%s`" % report["command"], ""]
+    overhead = [r for r in report["results"] if r["benchmark"] == "per_call_overhead"]
+    for o in overhead:
+        lines += ["## Per-call overhead: reduce of %d float32 (us per call, %d calls)" % (o["n"], o["calls"]), "",
+                  "| C++ reduce_into | parprim.reduce(out=) | parprim.reduce | torch.sum | cupy.sum |",
+                  "|---:|---:|---:|---:|---:|",
+                  "| %.2f | %.2f | %.2f | %.2f | %s |" % (
+                      o["cpp_us"], o["python_out_us"], o["python_alloc_us"], o["torch_sum_us"],
+                      "%.2f" % o["cupy_sum_us"] if "cupy_sum_us" in o else "-"), "",
+                  "Python above C++: %.2f us with out=, %.2f us allocating the result." % (
+                      o["python_above_cpp_us"], o["python_alloc_above_cpp_us"]), ""]
+    lines += ["## Throughput", "", "| benchmark | type | n | parprim ms | yardstick | yardstick ms | speedup | note |",
+              "|---|---|---:|---:|---|---:|---:|---|"]
+    for r in report["results"]:
+        if r["benchmark"] == "per_call_overhead":
+            continue
+        lines.append("| %s | %s | 2^%d | %.3f | %s | %.3f | %s | %s |" % (
+            r["benchmark"], r["type"], int(np.log2(r["n"])), r["parprim_ms"], r["yardstick"],
+            r["yardstick_ms"], "%.2fx" % r["speedup"] if r["speedup"] else "-", r["note"]))
+    lines += ["", "speedup = yardstick ms / parprim ms (above 1: parprim is faster).", ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="directory for python-bench.json and .md")
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=15)
+    parser.add_argument("--skip-cpu", action="store_true")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    q = args.quick
+    info = parprim.build_info()
+    gpu = info["cuda_devices"] > 0 and torch is not None and torch.cuda.is_available()
+    results = []
+    if gpu:
+        bench_overhead(results, 2000 if q else 20000)
+        bench_sort(results, 1 << (20 if q else 27), args.warmup, args.reps)
+        bench_scan(results, 1 << (20 if q else 28), args.warmup, args.reps)
+        bench_histogram(results, 1 << (20 if q else 28), args.warmup, args.reps)
+    if not args.skip_cpu:
+        bench_cpu(results, 1 << (16 if q else 26), args.warmup, args.reps)
+    versions = "parprim %s (%s), numpy %s, torch %s, cupy %s, Python %s" % (
+        info["version"], info["backends"], np.__version__,
+        torch.__version__ if torch else "-", cupy.__version__ if cupy else "-",
+        platform.python_version())
+    device = torch.cuda.get_device_name(0) if gpu else platform.processor() or "cpu"
+    report = {"device": device, "versions": versions,
+              "date": datetime.datetime.now().isoformat(timespec="seconds"),
+              "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+              "build_info": info, "results": results}
+    with open(os.path.join(args.out, "python-bench.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    text = markdown(report)
+    with open(os.path.join(args.out, "python-bench.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
