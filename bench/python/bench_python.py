@@ -150,7 +150,6 @@ def bench_sort(results, n, warmup, reps):
             cout = cupy.empty_like(c)
             ours_c = cupy_ms(lambda: parprim.sort(c, out=cout), warmup, reps)
             row(results, "sort", dtype, n, ours_c, "cupy.sort", cupy_ms(lambda: cupy.sort(c), warmup, reps))
-        del x, y
 
 
 def bench_scan(results, n, warmup, reps):
@@ -170,7 +169,6 @@ def bench_scan(results, n, warmup, reps):
             inc_c = cupy_ms(lambda: parprim.inclusive_scan(c, out=cout), warmup, reps)
             theirs_c = cupy_ms(lambda: cupy.cumsum(c, dtype=c.dtype, out=cout), warmup, reps)
             row(results, "inclusive_scan", dtype, n, inc_c, "cupy.cumsum", theirs_c)
-        del x, y
 
 
 def bench_histogram(results, n, warmup, reps):
@@ -187,7 +185,6 @@ def bench_histogram(results, n, warmup, reps):
             theirs_c = cupy_ms(lambda: cupy.histogram(c, bins, (0.0, 1.0)), warmup, reps)
             row(results, "histogram", "float32", n, ours_c, "cupy.histogram", theirs_c,
                 "%d bins" % bins)
-    del x
 
 
 # ---- CPU benchmarks ------------------------------------------------------------------------

@@ -290,3 +290,17 @@ def output(fn, like, out, name, shape, dtype, stream):
     check_same_dtype(fn, arr, name, dtype)
     check_same_device(fn, like, [(name, arr)])
     return out, arr
+
+
+def scalar_for(fn, arr, name, value, dtype=None):
+    """`value` as a Python number of arr's element type (or `dtype`), refused when it does not
+    fit (the extension converts it exactly, with no wrap-around)."""
+    dtype = dtype or arr.dtype
+    if dtype in ("float32", "float64"):
+        return float(value)
+    info = np.iinfo(dtype)
+    integer = int(value)
+    if integer != value or not info.min <= integer <= info.max:
+        _refuse(fn, arr.device, "%s=%r does not fit %s (integers %d to %d)"
+                % (name, value, dtype, info.min, info.max))
+    return integer

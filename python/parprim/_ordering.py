@@ -2,8 +2,8 @@
 and counting sort, on arrays of any supported library (see _primitives.py for conventions)."""
 
 from . import _core
-from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, FLOAT_DTYPES, INDEX_DTYPES, adapt,
-                      call_stream, check_1d, check_dtype, output, _refuse)
+from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, INDEX_DTYPES, adapt, call_stream,
+                      check_1d, check_dtype, output, scalar_for, _refuse)
 from ._primitives import _COMPARE, _choice, _inputs
 
 
@@ -89,10 +89,6 @@ def scatter(values, indices, out, *, algorithm="single_pass", passes=0, check=Tr
     return out
 
 
-def _predicate_value(a, value):
-    return float(value) if a.dtype in FLOAT_DTYPES else int(value)
-
-
 def copy_if(x, compare, value, *, out=None, stream=None):
     """The elements e of a 1-D array with `e <compare> value`, in input order (stream
     compaction). compare: less/<, less_equal/<=, greater/>, greater_equal/>=, equal/==,
@@ -105,7 +101,7 @@ def copy_if(x, compare, value, *, out=None, stream=None):
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
     count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
-                         _predicate_value(a, value), False)
+                         scalar_for(fn, a, "value", value), False)
     return out[:count]
 
 
@@ -118,7 +114,7 @@ def partition(x, compare, value, *, out=None, stream=None):
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
     count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
-                         _predicate_value(a, value), True)
+                         scalar_for(fn, a, "value", value), True)
     return out, count
 
 
@@ -158,7 +154,7 @@ def counting_sort(keys, key_range, min_key=0, *, out=None, check=True, stream=No
     check_1d(fn, k, "keys")
     out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
     _core.counting_sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size, int(key_range),
-                        int(min_key), bool(check))
+                        scalar_for(fn, k, "min_key", min_key), bool(check))
     return out
 
 
@@ -172,8 +168,9 @@ def counting_sort_pairs(keys, values, key_range, min_key=0, *, keys_out=None, va
     check_1d(fn, k, "keys"), check_1d(fn, v, "values")
     keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
     values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    lowest = scalar_for(fn, k, "min_key", min_key)
     _core.counting_sort_pairs(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
-                              ko.size, vo.ptr, vo.size, int(key_range), int(min_key), bool(check))
+                              ko.size, vo.ptr, vo.size, int(key_range), lowest, bool(check))
     return keys_out, values_out
 
 

@@ -9,7 +9,7 @@ for (check=True: gather, scatter, counting sort).
 
 from . import _core
 from ._arrays import (ALL_DTYPES, FLOAT_DTYPES, adapt, call_stream, check_1d, check_dtype,
-                      check_same_device, check_same_dtype, output, _refuse)
+                      check_same_device, check_same_dtype, output, scalar_for, _refuse)
 
 _OPS = {"plus": 0, "sum": 0, "add": 0, "min": 1, "max": 2}
 _UNARY = {"identity": 0, "negate": 1, "abs": 2, "square": 3}
@@ -99,7 +99,7 @@ def exclusive_scan(x, init=0, op="plus", *, out=None, stream=None):
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "op", op, _OPS)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
-    first = float(init) if a.dtype in FLOAT_DTYPES else int(init)
+    first = scalar_for(fn, a, "init", init)
     _core.exclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code)
     return out
 
@@ -148,7 +148,6 @@ def histogram(samples, bins, lower, upper, *, out=None, stream=None):
     fn = "histogram"
     (a,), s = _inputs(fn, stream, [("samples", samples)], ALL_DTYPES)
     out, o = output(fn, a, out, "out", (int(bins),), "uint64", stream)
-    conv = float if a.dtype in FLOAT_DTYPES else int
-    _core.histogram(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, int(bins), conv(lower),
-                    conv(upper))
+    _core.histogram(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, int(bins),
+                    scalar_for(fn, a, "lower", lower), scalar_for(fn, a, "upper", upper))
     return out
