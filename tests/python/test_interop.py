@@ -91,7 +91,7 @@ def test_bad_options():
         parprim.sort([3, 2, 1])
     with pytest.raises(parprim.Error):
         parprim.histogram(x, 0, 0.0, 1.0)
-    with pytest.raises(ValueError, match=r"init=-1 is not a uint32 value \(0 to 4294967295\)"):
+    with pytest.raises(ValueError, match=r"init=-1 does not fit uint32 \(integers 0 to 4294967295\)"):
         parprim.exclusive_scan(np.arange(4, dtype=np.uint32), -1)
     with pytest.raises(ValueError, match=r"value=1099511627776 does not fit int32"):
         parprim.copy_if(np.arange(4, dtype=np.int32), "<", 2**40)
