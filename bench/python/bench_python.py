@@ -117,8 +117,9 @@ def bench_overhead(results, calls):
         c = cupy.asarray(x.cpu().numpy())
         cs = cupy.cuda.get_current_stream()
         results_overhead["cupy_sum_us"] = per_call_us(lambda: cupy.sum(c), cs.synchronize, calls)
+        c_out = cupy.empty((), cupy.float32)
         results_overhead["python_cupy_out_us"] = per_call_us(
-            lambda: parprim.reduce(c, out=cupy.empty((), cupy.float32)), cs.synchronize, calls)
+            lambda: parprim.reduce(c, out=c_out), cs.synchronize, calls)
     results.append({"benchmark": "per_call_overhead", **results_overhead})
 
 
