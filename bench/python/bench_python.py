@@ -225,8 +225,10 @@ def markdown(report):
                   "| %.2f | %.2f | %.2f | %.2f | %s |" % (
                       o["cpp_us"], o["python_out_us"], o["python_alloc_us"], o["torch_sum_us"],
                       "%.2f" % o["cupy_sum_us"] if "cupy_sum_us" in o else "-"), "",
-                  "Python above C++: %.2f us with out=, %.2f us allocating the result." % (
-                      o["python_above_cpp_us"], o["python_alloc_above_cpp_us"]), ""]
+                  "Python above C++: %.2f us with out=, %.2f us allocating the result (PyTorch "
+                  "tensors)%s." % (o["python_above_cpp_us"], o["python_alloc_above_cpp_us"],
+                                   "; %.2f us with out= on CuPy arrays" % (o["python_cupy_out_us"] - o["cpp_us"])
+                                   if "python_cupy_out_us" in o else ""), ""]
     lines += ["## Throughput", "", "| benchmark | type | n | parprim ms | yardstick | yardstick ms | speedup | note |",
               "|---|---|---:|---:|---|---:|---:|---|"]
     for r in report["results"]:
