@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 
 #include "parprim/context.hpp"

@@ -78,8 +78,6 @@ def backend_skip_reason(name):
         return "%s is not installed" % ("cupy" if name == "cupy" else "torch")
     if name in ("cupy", "torch_cuda") and not gpu_usable():
         return "no CUDA device (or a CPU-only build of parprim)"
-    if name == "torch_cpu":
-        return None
     return None
 
 
