@@ -239,8 +239,8 @@ def call_stream(arr, stream):
 def _torch_empty(torch, like, shape, dtype):
     if not _TORCH_DTYPES:
         _TORCH_DTYPES.update(_torch_dtypes(torch))
-    torch_dtype = next((t for t, n in _TORCH_DTYPES.items() if n == dtype), None)
-    if torch_dtype is None:
+    torch_dtype = getattr(torch, dtype, None)
+    if torch_dtype not in _TORCH_DTYPES:
         raise UnsupportedDtypeError("parprim: this PyTorch has no %s tensors" % dtype)
     device = like.obj.device if like.lib == "torch" else torch.device("cuda", like.device)
     return torch.empty(shape, dtype=torch_dtype, device=device)
