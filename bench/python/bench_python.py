@@ -7,8 +7,8 @@ GPU timings come from CUDA events recorded on the stream the work runs on (torch
 for parprim and PyTorch, cupy.cuda.Event for CuPy), as the median of --reps runs after
 --warmup runs. Per-call overhead is host wall time per call of a long loop of back-to-back
 calls (then one wait), in Python and in C++ (parprim._core.time_reduce_calls), so the
-difference is what the Python layer adds. CPU timings are wall-clock medians (NumPy is single
-threaded; parprim's CPU backend uses every core OpenMP gives it).
+difference is what the Python layer adds. CPU timings are wall-clock medians of --reps/3 runs after one
+warm-up (NumPy is single threaded; parprim's CPU backend uses every core OpenMP gives it).
 
 Writes python-bench.json and python-bench.md into --out.
 """
@@ -259,8 +259,8 @@ def main():
         bench_sort(results, 1 << (20 if q else 27), args.warmup, args.reps)
         bench_scan(results, 1 << (20 if q else 28), args.warmup, args.reps)
         bench_histogram(results, 1 << (20 if q else 28), args.warmup, args.reps)
-    if not args.skip_cpu:
-        bench_cpu(results, 1 << (16 if q else 26), args.warmup, args.reps)
+    if not args.skip_cpu:  # NumPy's sorts take seconds at 2^25: fewer repetitions there
+        bench_cpu(results, 1 << (16 if q else 25), 1, max(3, args.reps // 3))
     versions = "parprim %s (%s), numpy %s, torch %s, cupy %s, Python %s" % (
         info["version"], info["backends"], np.__version__,
         torch.__version__ if torch else "-", cupy.__version__ if cupy else "-",
