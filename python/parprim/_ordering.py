@@ -7,28 +7,34 @@ from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, INDEX_DTYPES, adapt, call
 from ._primitives import _COMPARE, _choice, _inputs
 
 
+SORT_ALGORITHMS = {"split_1bit": 0, "onesweep": 1}
+
+
 def _bits(end_bit):
     return -1 if end_bit is None else int(end_bit)
 
 
-def sort(keys, *, descending=False, begin_bit=0, end_bit=None, out=None, stream=None):
+def sort(keys, *, descending=False, begin_bit=0, end_bit=None, algorithm="onesweep", out=None,
+         stream=None):
     """Stable LSD radix sort of a 1-D array (every element type).
 
     Floats sort as -inf < ... < -0.0 < +0.0 < ... < +inf < NaN; descending is the exact reverse
     (NaNs first). Only bits [begin_bit, end_bit) of the order-preserving key image take part
     (end_bit=None: all). Returns a new sorted array, or sorts into `out` (out=keys sorts in
-    place, with no copy)."""
+    place, with no copy). algorithm: "onesweep" (the default) or "split_1bit" (the course's
+    one-bit split per pass)."""
     fn = "sort"
     (k,), s = _inputs(fn, stream, [("keys", keys)], ALL_DTYPES)
     check_1d(fn, k, "keys")
     out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
+    alg = _choice(fn, k.device, "algorithm", algorithm, SORT_ALGORITHMS)
     _core.sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size, bool(descending),
-               int(begin_bit), _bits(end_bit))
+               int(begin_bit), _bits(end_bit), alg)
     return out
 
 
-def sort_pairs(keys, values, *, descending=False, begin_bit=0, end_bit=None, keys_out=None,
-               values_out=None, stream=None):
+def sort_pairs(keys, values, *, descending=False, begin_bit=0, end_bit=None,
+               algorithm="onesweep", keys_out=None, values_out=None, stream=None):
     """Sorts keys as sort() does, carrying values[i] with keys[i] (any element types).
     Returns (sorted keys, values in the same order); keys_out=keys, values_out=values sort in
     place."""
@@ -39,7 +45,8 @@ def sort_pairs(keys, values, *, descending=False, begin_bit=0, end_bit=None, key
     keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
     values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
     _core.sort_pairs(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr, ko.size,
-                     vo.ptr, vo.size, bool(descending), int(begin_bit), _bits(end_bit))
+                     vo.ptr, vo.size, bool(descending), int(begin_bit), _bits(end_bit),
+                     _choice(fn, k.device, "algorithm", algorithm, SORT_ALGORITHMS))
     return keys_out, values_out
 
 

@@ -14,6 +14,13 @@ from ._arrays import (ALL_DTYPES, FLOAT_DTYPES, adapt, call_stream, check_1d, ch
 _OPS = {"plus": 0, "sum": 0, "add": 0, "min": 1, "max": 2}
 _UNARY = {"identity": 0, "negate": 1, "abs": 2, "square": 3}
 _BINARY = {"plus": 0, "add": 0, "minus": 1, "subtract": 1, "multiply": 2, "min": 3, "max": 4}
+# Algorithm variants, in the order of the C++ enums (include/parprim/*.hpp).
+REDUCE_ALGORITHMS = {"interleaved": 0, "contiguous": 1, "production": 2}
+SCAN_ALGORITHMS = {"hillis_steele": 0, "blelloch": 1, "blelloch_conflict_free": 2,
+                   "decoupled_lookback": 3}
+DOT_ALGORITHMS = {"shared_memory": 0, "production": 1}
+GEMM_ALGORITHMS = {"naive": 0, "tiled4": 1, "tiled8": 2, "tiled16": 3, "tiled32": 4,
+                   "register_blocked": 5, "double_buffered": 6, "production": 7}
 _COMPARE = {"less": 0, "<": 0, "less_equal": 1, "<=": 1, "greater": 2, ">": 2,
             "greater_equal": 3, ">=": 3, "equal": 4, "==": 4, "not_equal": 5, "!=": 5,
             "bits_set": 6, "&": 6}
@@ -65,62 +72,70 @@ def transform(x, op, y=None, *, out=None, stream=None):
     return out
 
 
-def reduce(x, op="plus", *, out=None, stream=None):
+def reduce(x, op="plus", *, algorithm="production", out=None, stream=None):
     """The op-sum (plus, min or max) of all elements of x, combined in an order that depends
     only on the size: bitwise reproducible. Empty input gives op's identity.
 
     Returns a NumPy scalar for a NumPy array; for a device array, a 0-d array of its library
-    (no wait for the device). `out`: a one-element array that receives the result."""
+    (no wait for the device). `out`: a one-element array that receives the result.
+    algorithm: one of REDUCE_ALGORITHMS (the course's ladder; "production" is the default)."""
     fn = "reduce"
     (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
     code = _choice(fn, a.device, "op", op, _OPS)
     result, o = output(fn, a, out, "out", (), a.dtype, stream)
-    _core.reduce_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code)
+    alg = _choice(fn, a.device, "algorithm", algorithm, REDUCE_ALGORITHMS)
+    _core.reduce_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code, alg)
     return result if out is not None else _scalar_result(a, result)
 
 
-def inclusive_scan(x, op="plus", *, out=None, stream=None):
+def inclusive_scan(x, op="plus", *, algorithm="decoupled_lookback", out=None, stream=None):
     """out[i] = x[0] op x[1] op ... op x[i] over the elements of a 1-D array (op: plus, min,
-    max), in x's element type (no promotion). `out` may be x (in place)."""
+    max), in x's element type (no promotion). `out` may be x (in place). algorithm: one of
+    SCAN_ALGORITHMS ("decoupled_lookback", the single-pass scan, is the default)."""
     fn = "inclusive_scan"
     (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "op", op, _OPS)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
-    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code)
+    alg = _choice(fn, a.device, "algorithm", algorithm, SCAN_ALGORITHMS)
+    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code, alg)
     return out
 
 
-def exclusive_scan(x, init=0, op="plus", *, out=None, stream=None):
+def exclusive_scan(x, init=0, op="plus", *, algorithm="decoupled_lookback", out=None,
+                   stream=None):
     """out[0] = init, out[i] = init op x[0] op ... op x[i-1] over a 1-D array (op: plus, min,
-    max), in x's element type. `out` may be x (in place)."""
+    max), in x's element type. `out` may be x (in place). algorithm: as for inclusive_scan."""
     fn = "exclusive_scan"
     (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "op", op, _OPS)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
     first = scalar_for(fn, a, "init", init)
-    _core.exclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code)
+    alg = _choice(fn, a.device, "algorithm", algorithm, SCAN_ALGORITHMS)
+    _core.exclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code, alg)
     return out
 
 
-def dot(x, y, *, out=None, stream=None):
+def dot(x, y, *, algorithm="production", out=None, stream=None):
     """The inner product sum(x[i] * y[i]) of two equally long float32 or float64 arrays,
-    bitwise reproducible. Returns as reduce does."""
+    bitwise reproducible. Returns as reduce does. algorithm: one of DOT_ALGORITHMS."""
     fn = "dot"
     (a, b), s = _inputs(fn, stream, [("x", x), ("y", y)], FLOAT_DTYPES)
     check_same_dtype(fn, b, "y", a.dtype)
     result, o = output(fn, a, out, "out", (), a.dtype, stream)
-    _core.dot_into(a.device, s, a.code, a.ptr, a.size, b.ptr, b.size, o.ptr, o.size)
+    alg = _choice(fn, a.device, "algorithm", algorithm, DOT_ALGORITHMS)
+    _core.dot_into(a.device, s, a.code, a.ptr, a.size, b.ptr, b.size, o.ptr, o.size, alg)
     return result if out is not None else _scalar_result(a, result)
 
 
-def gemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, stream=None):
+def gemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False,
+         algorithm="production", stream=None):
     """C = alpha * op(A) @ op(B) + beta * C for row-major float32/float64 matrices.
 
     op(A) is M x K: a is stored M x K, or K x M with trans_a=True; likewise b (K x N, or
     N x K with trans_b). c (M x N) is made when not given (then beta must be 0); with beta = 0
-    it is only written. Returns c."""
+    it is only written. algorithm: one of GEMM_ALGORITHMS (the course's ladder). Returns c."""
     fn = "gemm"
     (x, y), s = _inputs(fn, stream, [("a", a), ("b", b)], FLOAT_DTYPES)
     check_same_dtype(fn, y, "b", x.dtype)
@@ -136,8 +151,9 @@ def gemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, str
     c, z = output(fn, x, c, "c", (m, n), x.dtype, stream)
     if tuple(z.shape) != (m, n):
         _refuse(fn, x.device, "c has shape %s but must be (%d, %d)" % (tuple(z.shape), m, n))
+    alg = _choice(fn, x.device, "algorithm", algorithm, GEMM_ALGORITHMS)
     _core.gemm(x.device, s, x.code, x.ptr, x.size, y.ptr, y.size, z.ptr, z.size, m, n, k,
-               float(alpha), float(beta), bool(trans_a), bool(trans_b))
+               float(alpha), float(beta), bool(trans_a), bool(trans_b), alg)
     return c
 
 

@@ -40,21 +40,23 @@ void transform_binary(int device, address stream, int dtype, address a, count n_
 }
 
 void reduce_to(int device, address stream, int dtype, address in, count n_in, address out,
-               count n_out, int o) {
+               count n_out, int o, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_on(device, stream, [&](const context& ctx) {
-      reduce_into<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o));
+      reduce_into<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o),
+                     reduce_algorithm(algorithm));
     });
   });
 }
 
 void scan_inclusive(int device, address stream, int dtype, address in, count n_in, address out,
-                    count n_out, int o) {
+                    count n_out, int o, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_on(device, stream, [&](const context& ctx) {
-      inclusive_scan<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o));
+      inclusive_scan<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o),
+                        scan_algorithm(algorithm));
     });
   });
 }
@@ -62,35 +64,37 @@ void scan_inclusive(int device, address stream, int dtype, address in, count n_i
 // `init` arrives as a Python number and is converted to the element type before the GIL is
 // released (an integer that does not fit raises TypeError there).
 void scan_exclusive(int device, address stream, int dtype, address in, count n_in, address out,
-                    count n_out, nb::handle init, int o) {
+                    count n_out, nb::handle init, int o, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T first = nb::cast<T>(init);
     run_on(device, stream, [&](const context& ctx) {
-      exclusive_scan<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), first, op(o));
+      exclusive_scan<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), first, op(o),
+                        scan_algorithm(algorithm));
     });
   });
 }
 
 void dot_to(int device, address stream, int dtype, address x, count n_x, address y, count n_y,
-            address out, count n_out) {
+            address out, count n_out, int algorithm) {
   dispatch<float, double>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_on(device, stream, [&](const context& ctx) {
-      dot_into<T>(ctx, as_span<const T>(x, n_x), as_span<const T>(y, n_y), as_span<T>(out, n_out));
+      dot_into<T>(ctx, as_span<const T>(x, n_x), as_span<const T>(y, n_y), as_span<T>(out, n_out),
+                  dot_algorithm(algorithm));
     });
   });
 }
 
 void gemm_to(int device, address stream, int dtype, address a, count n_a, address b, count n_b,
              address c, count n_c, count m, count n, count k, double alpha, double beta,
-             bool trans_a, bool trans_b) {
+             bool trans_a, bool trans_b, int algorithm) {
   dispatch<float, double>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_on(device, stream, [&](const context& ctx) {
       gemm<T>(ctx, as_span<const T>(a, n_a), as_span<const T>(b, n_b), as_span<T>(c, n_c), m, n, k,
               T(alpha), T(beta), trans_a ? transpose::yes : transpose::no,
-              trans_b ? transpose::yes : transpose::no);
+              trans_b ? transpose::yes : transpose::no, gemm_algorithm(algorithm));
     });
   });
 }

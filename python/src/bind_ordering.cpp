@@ -41,12 +41,13 @@ sort_order order_of(bool descending) {
 }
 
 void sort_keys(int device, address stream, int dtype, address in, count n_in, address out,
-               count n_out, bool descending, int begin_bit, int end_bit) {
+               count n_out, bool descending, int begin_bit, int end_bit, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using K = typename decltype(tag)::type;
     run_on(device, stream, [&](const context& ctx) {
       copy_into<K>(ctx, "sort", "keys", in, n_in, out, n_out);
-      radix_sort<K>(ctx, as_span<K>(out, n_out), order_of(descending), begin_bit, end_bit);
+      radix_sort<K>(ctx, as_span<K>(out, n_out), order_of(descending), begin_bit, end_bit,
+                    sort_algorithm(algorithm));
     });
   });
 }
@@ -54,7 +55,7 @@ void sort_keys(int device, address stream, int dtype, address in, count n_in, ad
 void sort_pairs(int device, address stream, int key_dtype, int value_dtype, address keys_in,
                 count n_keys_in, address values_in, count n_values_in, address keys_out,
                 count n_keys_out, address values_out, count n_values_out, bool descending,
-                int begin_bit, int end_bit) {
+                int begin_bit, int end_bit, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(key_dtype, [&](auto key_tag) {
     using K = typename decltype(key_tag)::type;
     dispatch<PARPRIM_PY_ALL_TYPES>(value_dtype, [&](auto value_tag) {
@@ -64,7 +65,7 @@ void sort_pairs(int device, address stream, int key_dtype, int value_dtype, addr
         copy_into<V>(ctx, "sort_pairs", "values", values_in, n_values_in, values_out, n_values_out);
         radix_sort_pairs<K, V>(ctx, as_span<K>(keys_out, n_keys_out),
                                as_span<V>(values_out, n_values_out), order_of(descending),
-                               begin_bit, end_bit);
+                               begin_bit, end_bit, sort_algorithm(algorithm));
       });
     });
   });

@@ -72,6 +72,21 @@ def test_sort_in_place(xp, rng):
     np.testing.assert_array_equal(xp.to_numpy(x), np.sort(host))
 
 
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_sort_split_1bit(xp, rng, dtype):
+    for n in (0, 1, 1025, 65537):
+        host = keys_for(rng, dtype, n)
+        values = np.arange(n, dtype=np.int64)
+        for descending in (False, True):
+            order = stable_order(sort_key(host), descending)
+            got = parprim.sort(xp.asarray(host), descending=descending, algorithm="split_1bit")
+            np.testing.assert_array_equal(xp.to_numpy(got).view(_UNSIGNED[dtype]),
+                                          host[order].view(_UNSIGNED[dtype]))
+            _, perm = parprim.sort_pairs(xp.asarray(host), xp.asarray(values),
+                                         descending=descending, algorithm="split_1bit")
+            np.testing.assert_array_equal(xp.to_numpy(perm), order)
+
+
 @pytest.mark.parametrize("key_dtype", ALL_DTYPES)
 @pytest.mark.parametrize("value_dtype", ["uint32", "float64"])
 def test_sort_pairs_and_argsort(xp, rng, key_dtype, value_dtype):

@@ -136,3 +136,33 @@ def test_histogram(xp, rng, dtype):
             want = np.bincount(index.astype(np.int64), minlength=bins)
             assert got.dtype == np.uint64
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_algorithm_variants(xp, rng, dtype):
+    from parprim._primitives import (DOT_ALGORITHMS, GEMM_ALGORITHMS, REDUCE_ALGORITHMS,
+                                     SCAN_ALGORITHMS)
+    for n in (0, 1, 1025, 65537):
+        host = random_values(rng, dtype, n, 0, 50)
+        x = xp.asarray(host)
+        scale = np.abs(host.astype(np.float64)).sum()
+        for algorithm in REDUCE_ALGORITHMS:
+            got = parprim.reduce(x, algorithm=algorithm)
+            got = xp.to_numpy(got) if xp.name != "numpy" else got
+            _close(np.asarray(got, dtype=dtype), host.sum(dtype=host.dtype), dtype, n, scale)
+        for algorithm in SCAN_ALGORITHMS:
+            _close(xp.to_numpy(parprim.inclusive_scan(x, algorithm=algorithm)),
+                   _scan_oracle(host, "plus", True, 0), dtype, n, scale)
+            _close(xp.to_numpy(parprim.exclusive_scan(x, 3, algorithm=algorithm)),
+                   _scan_oracle(host, "plus", False, 3), dtype, n, scale)
+    if dtype == "float64":
+        a, b = random_values(rng, dtype, 40 * 24, -1, 1), random_values(rng, dtype, 24 * 33, -1, 1)
+        for algorithm in GEMM_ALGORITHMS:
+            got = parprim.gemm(xp.asarray(a.reshape(40, 24)), xp.asarray(b.reshape(24, 33)),
+                               algorithm=algorithm)
+            np.testing.assert_allclose(xp.to_numpy(got), a.reshape(40, 24) @ b.reshape(24, 33),
+                                       atol=1e-12)
+        for algorithm in DOT_ALGORITHMS:
+            got = parprim.dot(xp.asarray(a), xp.asarray(a), algorithm=algorithm)
+            got = float(xp.to_numpy(got)) if xp.name != "numpy" else float(got)
+            assert abs(got - float(a @ a)) < 1e-10
