@@ -212,3 +212,53 @@ def test_gpu_gather_error_with_check_false_is_raised_by_synchronize(gpu_xp):
     parprim.gather(values, gpu_xp.asarray(bad), check=False)
     with pytest.raises(IndexError, match=r"indices\[42\]"):
         parprim.synchronize(values)
+
+
+def test_calls_do_not_wait_for_the_device():
+    """With the stream held busy by a long kernel, sort, scan, reduce and histogram return at
+    once (nothing synchronizes the device or the stream) and run after that kernel."""
+    _need_gpu()
+    torch = pytest.importorskip("torch")
+    import time
+    host = np.random.default_rng(5).random(1 << 20).astype(np.float32)
+    x = torch.from_numpy(host).cuda()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(int(2e9))  # about a second of busy waiting on s
+        start = time.perf_counter()
+        y = parprim.sort(x)
+        z = parprim.inclusive_scan(y)
+        total = parprim.reduce(x)
+        counts = parprim.histogram(x, 16, 0.0, 1.0)
+        queued_s = time.perf_counter() - start
+        busy = not s.query()
+    assert busy, "the stream finished early: the timing below proves nothing"
+    assert queued_s < 0.2, "the calls waited %.3f s for the device" % queued_s
+    s.synchronize()
+    np.testing.assert_array_equal(y.cpu().numpy(), np.sort(host))
+    np.testing.assert_allclose(z.cpu().numpy(), np.cumsum(np.sort(host), dtype=np.float64),
+                               rtol=1e-4)
+    assert abs(float(total) - host.astype(np.float64).sum()) < 1e-2
+    np.testing.assert_array_equal(counts.cpu().numpy(), np.histogram(host, 16, (0.0, 1.0))[0])
+
+
+def test_stream_objects():
+    _need_gpu()
+    torch = pytest.importorskip("torch")
+
+    class CudaStreamProtocol:
+        def __init__(self, handle):
+            self.handle_ = handle
+
+        def __cuda_stream__(self):
+            return (0, self.handle_)
+
+    s = torch.cuda.Stream()
+    x = torch.arange(1000, 0, -1, dtype=torch.int64, device="cuda")
+    torch.cuda.synchronize()
+    y = parprim.sort(x, stream=CudaStreamProtocol(s.cuda_stream))
+    s.synchronize()
+    assert y.tolist() == list(range(1, 1001))
+    with pytest.raises(ValueError, match="stream must be"):
+        parprim.sort(x, stream="default")
