@@ -17,8 +17,11 @@
 namespace parprim::bench {
 namespace {
 
-// The timings since the last table row, for the row's spread column (the engine runs on one
-// thread; tables and sessions share this file's state).
+// The engine runs on one thread; tables and sessions (a suite may time with a second session
+// of its own) share this file's state:
+// every timing taken, for the rows' min and max,
+std::vector<timing> timings;
+// and the widest spread since the last table row, for the row's spread column.
 double widest_spread_since_row = 0;
 
 // The progress line: whether one is on the terminal now, and when it was last drawn.
@@ -52,7 +55,7 @@ timing session::record(std::vector<double> runs) const {
   t.median_ms = median(runs);
   t.min_ms = *std::min_element(runs.begin(), runs.end());
   t.max_ms = *std::max_element(runs.begin(), runs.end());
-  timings_.push_back(t);
+  timings.push_back(t);
   widest_spread_since_row = std::max(widest_spread_since_row, t.spread());
   show_progress();
   return t;
@@ -94,7 +97,7 @@ double session::time_host_ms(const std::function<void()>& fn, int max_reps) cons
 }
 
 void session::add(row r) {
-  for (auto it = timings_.rbegin(); it != timings_.rend(); ++it)
+  for (auto it = timings.rbegin(); it != timings.rend(); ++it)
     if (it->median_ms == r.ms) {
       r.ms_min = it->min_ms;
       r.ms_max = it->max_ms;

@@ -81,8 +81,8 @@ class session {
   // True when n elements of `bytes_per_element` (times `copies` arrays) fit comfortably.
   bool fits(std::int64_t n, std::int64_t bytes_per_element, int copies) const;
 
-  // Keeps a row; its ms_min/ms_max are filled in from this session's timing whose median is
-  // exactly r.ms (rows derived from a timing, e.g. per step, have none).
+  // Keeps a row; its ms_min/ms_max are filled in from the latest timing (of any session)
+  // whose median is exactly r.ms (rows derived from a timing, e.g. per step, have none).
   void add(row r);
   const std::vector<row>& rows() const { return rows_; }
 
@@ -99,7 +99,6 @@ class session {
   options opts_;
   std::optional<double> copy_gbps_;
   std::vector<row> rows_;
-  mutable std::vector<timing> timings_;
   std::string suite_;
   int suite_index_ = 0, suite_count_ = 0, suite_rows_ = 0;
 };

@@ -28,10 +28,8 @@ install(FILES "${PROJECT_BINARY_DIR}/parprimConfig.cmake"
 set(PARPRIM_PC_LIBS "-lparprim ${OpenMP_CXX_FLAGS} -lpthread")
 set(PARPRIM_PC_CFLAGS "${OpenMP_CXX_FLAGS}")
 if(PARPRIM_HAVE_CUDA)
-  string(APPEND PARPRIM_PC_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
-  foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
-    string(APPEND PARPRIM_PC_CFLAGS " -I${dir}")
-  endforeach()
+  string(APPEND PARPRIM_PC_LIBS
+         " -L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 file(RELATIVE_PATH PARPRIM_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/parprim.pc.in" "${PROJECT_BINARY_DIR}/parprim.pc" @ONLY)
