@@ -15,11 +15,32 @@
 #include "timer.hpp"
 
 namespace parprim::bench {
+namespace {
+
+// The engine runs on one thread; tables and sessions (a suite may time with a second session
+// of its own) share this file's state:
+// every timing taken, for the rows' min and max,
+std::vector<timing> timings;
+// and the widest spread since the last table row, for the row's spread column.
+double widest_spread_since_row = 0;
+
+// The progress line: whether one is on the terminal now, and when it was last drawn.
+bool progress_on_screen = false;
+std::chrono::steady_clock::time_point progress_drawn, bench_started = std::chrono::steady_clock::now();
+
+void clear_progress_line() {
+  if (!progress_on_screen) return;
+  std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+  progress_on_screen = false;
+}
+
+}  // namespace
 
 session::session(context ctx, options opts) : ctx_(std::move(ctx)), opts_(std::move(opts)) {
   if (opts_.quick) {
-    opts_.warmup = std::min(opts_.warmup, 1);
-    opts_.repetitions = std::min(opts_.repetitions, 5);
+    opts_.warmup = std::min(opts_.warmup, quick_warmup);
+    opts_.repetitions = std::min(opts_.repetitions, quick_repetitions);
   }
 }
 
@@ -29,6 +50,17 @@ static double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
+timing session::record(std::vector<double> runs) const {
+  timing t;
+  t.median_ms = median(runs);
+  t.min_ms = *std::min_element(runs.begin(), runs.end());
+  t.max_ms = *std::max_element(runs.begin(), runs.end());
+  timings.push_back(t);
+  widest_spread_since_row = std::max(widest_spread_since_row, t.spread());
+  show_progress();
+  return t;
+}
+
 double session::time_ms(const std::function<void()>& fn) const {
   if (ctx_.kind() == backend::cuda) {
     device_timer timer(ctx_);
@@ -36,7 +68,7 @@ double session::time_ms(const std::function<void()>& fn) const {
     std::vector<double> t;
     for (int i = 0; i < opts_.repetitions; ++i) t.push_back(timer.time_ms(fn));
     ctx_.synchronize();  // surfaces any asynchronous error of the timed work
-    return median(t);
+    return record(std::move(t)).median_ms;
   }
   return time_host_ms(fn);
 }
@@ -48,17 +80,57 @@ double session::time_host_ms(const std::function<void()>& fn, int max_reps) cons
     fn();
     return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
   };
-  double first = once();  // also the warm-up
+  // The first run tells how slow fn is; it is a warm-up run unless none were asked for.
+  std::vector<double> t;
+  double first = once();
+  if (opts_.warmup == 0) t.push_back(first);
   int reps = opts_.repetitions;
   if (max_reps > 0) reps = std::min(reps, max_reps);
-  // Slow functions (sequential baselines at 2^28) get fewer runs: about 2 s each.
-  if (first > 100) reps = std::max(1, std::min(reps, static_cast<int>(2000 / first)));
+  // Slow functions (sequential baselines at 2^28) get fewer runs, about host_budget_ms in all,
+  // and no further warm-up.
+  if (first > host_slow_ms)
+    reps = std::max(1, std::min(reps, static_cast<int>(host_budget_ms / first)));
   else
     for (int i = 1; i < opts_.warmup; ++i) once();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) t.push_back(once());
-  return median(t);
+  while (static_cast<int>(t.size()) < reps) t.push_back(once());
+  return record(std::move(t)).median_ms;
 }
+
+void session::add(row r) {
+  for (auto it = timings.rbegin(); it != timings.rend(); ++it)
+    if (it->median_ms == r.ms) {
+      r.ms_min = it->min_ms;
+      r.ms_max = it->max_ms;
+      break;
+    }
+  rows_.push_back(std::move(r));
+  ++suite_rows_;
+  show_progress();
+}
+
+void session::begin_suite(const std::string& name, int index, int count) {
+  suite_ = name;
+  suite_index_ = index;
+  suite_count_ = count;
+  suite_rows_ = 0;
+  progress_drawn = {};
+  show_progress();
+}
+
+void session::show_progress() const {
+  static const bool terminal = isatty(STDERR_FILENO) == 1;
+  if (!terminal || suite_.empty()) return;
+  auto now = std::chrono::steady_clock::now();
+  if (progress_on_screen && now - progress_drawn < std::chrono::milliseconds(200)) return;
+  progress_drawn = now;
+  double elapsed = std::chrono::duration<double>(now - bench_started).count();
+  std::fprintf(stderr, "\r\033[Kbench: suite %d of %d (%s), %d row(s) so far, %.0f s elapsed",
+               suite_index_, suite_count_, suite_.c_str(), suite_rows_, elapsed);
+  std::fflush(stderr);
+  progress_on_screen = true;
+}
+
+void session::end_progress() const { clear_progress_line(); }
 
 double session::copy_gbps() {
   if (copy_gbps_) return *copy_gbps_;
@@ -101,18 +173,36 @@ std::vector<std::int64_t> session::sizes_or(std::vector<std::int64_t> defaults,
 }
 
 table::table(std::string title, std::vector<std::string> columns)
-    : title_(std::move(title)), columns_(std::move(columns)) {}
+    : title_(std::move(title)), columns_(std::move(columns)) {
+  widest_spread_since_row = 0;
+}
 
 void table::add(std::vector<std::string> cells) {
   cells.resize(columns_.size());
   rows_.push_back(std::move(cells));
+  spreads_.push_back(widest_spread_since_row);
+  widest_spread_since_row = 0;
 }
 
 void table::print() const {
-  std::vector<size_t> width(columns_.size());
+  // The columns that say something, and the spread column.
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> body(rows_.size());
   for (size_t c = 0; c < columns_.size(); ++c) {
-    width[c] = columns_[c].size();
-    for (auto& r : rows_) width[c] = std::max(width[c], r[c].size());
+    bool blank = !rows_.empty();
+    for (auto& r : rows_) blank = blank && (r[c].empty() || r[c] == "-");
+    if (blank) continue;
+    header.push_back(columns_[c]);
+    for (size_t i = 0; i < rows_.size(); ++i) body[i].push_back(rows_[i][c]);
+  }
+  header.push_back("spread");
+  for (size_t i = 0; i < rows_.size(); ++i)
+    body[i].push_back(fmt(100.0 * spreads_[i], 0) + "%" + (spreads_[i] > noisy_spread ? " !" : "  "));
+
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (auto& r : body) width[c] = std::max(width[c], r[c].size());
   }
   std::ostringstream os;
   os << "\n" << title_ << "\n";
@@ -123,11 +213,12 @@ void table::print() const {
     }
     os << "\n";
   };
-  line(columns_);
+  line(header);
   os << "|";
-  for (size_t c = 0; c < columns_.size(); ++c) os << std::string(width[c] + 1, '-') << ":|";
+  for (size_t c = 0; c < header.size(); ++c) os << std::string(width[c] + 1, '-') << ":|";
   os << "\n";
-  for (auto& r : rows_) line(r);
+  for (auto& r : body) line(r);
+  clear_progress_line();
   std::cout << os.str() << std::flush;
 }
 

@@ -22,7 +22,8 @@ struct row {
   std::string variant;    // "production", "blelloch", "cub", "sequential", ...
   std::string type;       // "u32", "f32", ...
   std::int64_t n = 0;
-  double ms = 0;
+  double ms = 0;                            // median of the timed runs
+  std::optional<double> ms_min, ms_max;     // fastest and slowest run, where ms was timed here
   double gbps = 0;                          // bytes the primitive must move / time
   std::optional<std::string> yardstick;     // what it is compared with, e.g. "cub"
   std::optional<double> yardstick_ms;       // the yardstick's time in the same run
@@ -40,6 +41,21 @@ struct options {
   bool variants = false;  // print the ladder of variants for each primitive
   bool quick = false;     // fewer sizes and repetitions (smoke runs)
 };
+
+// --quick's counts; session applies them, and the header reports what the session uses.
+inline constexpr int quick_warmup = 1;
+inline constexpr int quick_repetitions = 5;
+// Host-clock functions slower than this get fewer timed runs, about host_budget_ms in all.
+inline constexpr double host_slow_ms = 100;
+inline constexpr double host_budget_ms = 2000;
+
+// The runs of one measurement.
+struct timing {
+  double min_ms = 0, median_ms = 0, max_ms = 0;
+  double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
+};
+// Rows whose timings spread by more than this are marked in the tables.
+inline constexpr double noisy_spread = 0.10;
 
 class session {
  public:
@@ -65,17 +81,31 @@ class session {
   // True when n elements of `bytes_per_element` (times `copies` arrays) fit comfortably.
   bool fits(std::int64_t n, std::int64_t bytes_per_element, int copies) const;
 
-  void add(row r) { rows_.push_back(std::move(r)); }
+  // Keeps a row; its ms_min/ms_max are filled in from the latest timing (of any session)
+  // whose median is exactly r.ms (rows derived from a timing, e.g. per step, have none).
+  void add(row r);
   const std::vector<row>& rows() const { return rows_; }
 
+  // The progress line on stderr (only when stderr is a terminal): suite i of n, rows so far,
+  // elapsed seconds. Cleared before each table is printed and by end_progress().
+  void begin_suite(const std::string& name, int index, int count);
+  void end_progress() const;
+
  private:
+  timing record(std::vector<double> runs) const;
+  void show_progress() const;
+
   context ctx_;
   options opts_;
   std::optional<double> copy_gbps_;
   std::vector<row> rows_;
+  std::string suite_;
+  int suite_index_ = 0, suite_count_ = 0, suite_rows_ = 0;
 };
 
-// A plain text table.
+// A plain text table. Columns that are empty (or "-") in every row are not printed, and a
+// last column "spread" gives the widest (max - min) / median of the timings taken since the
+// previous row, with "!" above noisy_spread.
 class table {
  public:
   table(std::string title, std::vector<std::string> columns);
@@ -86,6 +116,7 @@ class table {
   std::string title_;
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;
+  std::vector<double> spreads_;
 };
 
 std::string fmt(double v, int precision = 3);  // fixed notation, "-" for NaN

@@ -1,7 +1,7 @@
-# Decides whether the CUDA backend is built: PARPRIM_CUDA=AUTO (default) builds it when an
-# nvcc is found, ON requires it, OFF skips it. nvcc need not be on PATH: the toolkit's usual
-# place is tried too.
-set(PARPRIM_CUDA "AUTO" CACHE STRING "Build the CUDA backend: AUTO, ON or OFF")
+# Decides whether the CUDA backend is built: PARPRIM_CUDA=AUTO (the default for parprim's own
+# build; OFF when parprim is a subproject) builds it when an nvcc is found, ON requires it, OFF
+# skips it. nvcc need not be on PATH: the toolkit's usual place is tried too.
+set(PARPRIM_CUDA "${PARPRIM_CUDA_DEFAULT}" CACHE STRING "Build the CUDA backend: AUTO, ON or OFF")
 set_property(CACHE PARPRIM_CUDA PROPERTY STRINGS AUTO ON OFF)
 
 set(PARPRIM_HAVE_CUDA 0)

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -99,40 +101,110 @@ std::string utc_now() {
   return buf;
 }
 
+nlohmann::json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
 nlohmann::json to_json(const bench::row& r) {
   nlohmann::json j = {{"primitive", r.primitive}, {"variant", r.variant}, {"type", r.type},
-                      {"n", r.n},                 {"ms", r.ms},           {"gbps", r.gbps}};
+                      {"n", r.n},                 {"ms", r.ms}};
+  j["ms_min"] = optional_json(r.ms_min);
+  j["ms_max"] = optional_json(r.ms_max);
+  j["gbps"] = r.gbps;
   j["yardstick"] = r.yardstick ? nlohmann::json(*r.yardstick) : nlohmann::json(nullptr);
-  j["yardstick_ms"] = r.yardstick_ms ? nlohmann::json(*r.yardstick_ms) : nlohmann::json(nullptr);
-  auto vs = r.vs_yardstick();
-  j["vs_yardstick"] = vs ? nlohmann::json(*vs) : nlohmann::json(nullptr);
+  j["yardstick_ms"] = optional_json(r.yardstick_ms);
+  j["vs_yardstick"] = optional_json(r.vs_yardstick());
   if (!r.extra.empty()) j["extra"] = r.extra;
   return j;
 }
 
+std::string json_document(const bench_args& a, const bench::session& s) {
+  nlohmann::json doc = {{"device", device_description(s.ctx())},
+                        {"date", utc_now()},
+                        {"command", a.command_line},
+                        {"timing", {{"warmup", s.opts().warmup},
+                                    {"repetitions", s.opts().repetitions},
+                                    {"host_slow_ms", bench::host_slow_ms},
+                                    {"host_budget_ms", bench::host_budget_ms}}},
+                        {"results", nlohmann::json::array()}};
+  for (auto& r : s.rows()) doc["results"].push_back(to_json(r));
+  return doc.dump(2) + "\n";
+}
+
+// One RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote or line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// The shortest text that reads back as the same double; empty for no value.
+std::string csv_number(const std::optional<double>& v) {
+  if (!v) return "";
+  char buf[32];
+  auto end = std::to_chars(buf, buf + sizeof buf, *v).ptr;
+  return std::string(buf, end);
+}
+
+// Every field of the JSON rows, one column per key of `extra` after the fixed ones; lines end
+// in CRLF as RFC 4180 says.
+std::string csv_document(const bench::session& s) {
+  std::set<std::string> extra_keys;
+  for (auto& r : s.rows())
+    for (auto& [key, value] : r.extra) extra_keys.insert(key);
+  std::vector<std::string> header{"primitive", "variant", "type", "n", "ms", "ms_min", "ms_max",
+                                  "gbps", "yardstick", "yardstick_ms", "vs_yardstick"};
+  header.insert(header.end(), extra_keys.begin(), extra_keys.end());
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
+    out << "\r\n";
+  };
+  line(header);
+  for (auto& r : s.rows()) {
+    std::vector<std::string> fields{r.primitive, r.variant, r.type, std::to_string(r.n),
+                                    csv_number(r.ms), csv_number(r.ms_min), csv_number(r.ms_max),
+                                    csv_number(r.gbps), r.yardstick.value_or(""),
+                                    csv_number(r.yardstick_ms), csv_number(r.vs_yardstick())};
+    for (auto& key : extra_keys) {
+      auto it = r.extra.find(key);
+      fields.push_back(it == r.extra.end() ? "" : csv_number(it->second));
+    }
+    line(fields);
+  }
+  return out.str();
+}
+
 void write_outputs(const bench_args& a, const bench::session& s) {
   if (!a.json_path.empty()) {
-    nlohmann::json doc = {{"device", device_description(s.ctx())},
-                          {"date", utc_now()},
-                          {"command", a.command_line},
-                          {"results", nlohmann::json::array()}};
-    for (auto& r : s.rows()) doc["results"].push_back(to_json(r));
     std::ofstream f(a.json_path);
     if (!f) throw error(errc::io_error, "parprim bench: cannot write --json file " + a.json_path);
-    f << doc.dump(2) << "\n";
+    f << json_document(a, s);
   }
   if (!a.csv_path.empty()) {
-    std::ofstream f(a.csv_path);
+    std::ofstream f(a.csv_path, std::ios::binary);
     if (!f) throw error(errc::io_error, "parprim bench: cannot write --csv file " + a.csv_path);
-    f << "primitive,variant,type,n,ms,gbps,yardstick,yardstick_ms,vs_yardstick\n";
-    for (auto& r : s.rows()) {
-      auto vs = r.vs_yardstick();
-      f << r.primitive << "," << r.variant << "," << r.type << "," << r.n << "," << r.ms << ","
-        << r.gbps << "," << r.yardstick.value_or("") << ","
-        << (r.yardstick_ms ? std::to_string(*r.yardstick_ms) : "") << ","
-        << (vs ? std::to_string(*vs) : "") << "\n";
-    }
+    f << csv_document(s);
   }
+}
+
+// What the tables' words mean, printed once before them.
+void print_legend(bench::session& s) {
+  const auto& o = s.opts();
+  std::cout << "timing: " << o.warmup << " warm-up run(s), then " << o.repetitions
+            << " timed run(s)" << (s.on_gpu() ? " (CUDA events)" : " (steady clock)")
+            << "; host-clock functions over " << bench::fmt(bench::host_slow_ms, 0)
+            << " ms (sequential baselines) get one warm-up and as many runs as fit in "
+            << bench::fmt(bench::host_budget_ms / 1000, 0) << " s; ms = median\n"
+            << "copy bandwidth (read + write): " << bench::fmt(s.copy_gbps(), 1) << " GB/s\n"
+            << "\"Table 2\": the CPU-vs-GPU table of the course (Table 2 of Harris, \"Parallel "
+               "Prefix Sum (Scan) with CUDA\", GPU Gems 3 ch. 39): n, one CPU core's sequential "
+               "time, ours, and their ratio (speedup)\n"
+            << "\"% of copy\": bytes the primitive must move per second (GB/s) over the copy "
+               "bandwidth above; a reduce only reads, so it can pass 100%\n"
+            << "\"spread\": (slowest - fastest) / median of the row's timed runs, \"!\" above "
+            << bench::fmt(100 * bench::noisy_spread, 0) << "%\n";
 }
 
 void run_bench(const bench_args& a) {
@@ -167,11 +239,13 @@ void run_bench(const bench_args& a) {
   bench::session s(make_context(a.backend_name), o);
   for (auto n : o.sizes)
     if (!s.fits(n, 8, 3)) bad("size " + std::to_string(n) + " does not fit in the memory of " + s.ctx().name());
-  std::cout << "parprim bench on " << device_description(s.ctx()) << "\n"
-            << "timing: " << o.warmup << " warm-up run(s), median of " << o.repetitions
-            << (s.on_gpu() ? " runs (CUDA events)" : " runs (steady clock)") << "\n"
-            << "copy bandwidth (read + write): " << bench::fmt(s.copy_gbps(), 1) << " GB/s\n";
-  for (auto* suite : chosen) suite->run(s);
+  std::cout << "parprim bench on " << device_description(s.ctx()) << "\n";
+  print_legend(s);
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    s.begin_suite(chosen[i]->name, static_cast<int>(i + 1), static_cast<int>(chosen.size()));
+    chosen[i]->run(s);
+  }
+  s.end_progress();
   s.ctx().synchronize();
   write_outputs(a, s);
 }

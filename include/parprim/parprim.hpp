@@ -1,4 +1,5 @@
-// Umbrella header: the whole public API, plain C++ (no CUDA headers needed).
+// Umbrella header: the whole public API in plain C++ (no CUDA headers needed); device lambdas
+// for transform need parprim/cuda/transform.cuh and nvcc.
 #pragma once
 
 #include "parprim/buffer.hpp"
@@ -17,5 +18,7 @@
 #include "parprim/sort.hpp"
 #include "parprim/span.hpp"
 #include "parprim/transform.hpp"
+#include "parprim/transform_fn.hpp"
 #include "parprim/types.hpp"
+#include "parprim/version.hpp"
 #include "parprim/workspace.hpp"

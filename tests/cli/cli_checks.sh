@@ -28,6 +28,8 @@ done
 ok "info" "$cli" info
 grep -q "cpu : OpenMP" "$tmp/out" || { echo "FAIL: info lacks the cpu backend"; fail=1; }
 ok "bench --list" "$cli" bench --list
+ok "--version" "$cli" --version
+grep -Eq '^parprim [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" || { echo "FAIL: --version"; cat "$tmp/out"; fail=1; }
 
 ok "quick cpu bench" "$cli" bench reduce scan --backend cpu --sizes 1000,2^16 --reps 3 \
   --json "$tmp/b.json" --csv "$tmp/b.csv"
@@ -49,7 +51,7 @@ for r in rows:
         assert abs(r["vs_yardstick"] - r["yardstick_ms"] / r["ms"]) < 1e-9 * max(1, r["vs_yardstick"])
 assert {r["primitive"] for r in rows} >= {"reduce", "exclusive_scan", "inclusive_scan"}
 PY
-[ "$(head -1 "$tmp/b.csv")" = "primitive,variant,type,n,ms,gbps,yardstick,yardstick_ms,vs_yardstick" ] \
+[ "$(head -1 "$tmp/b.csv")" = $'primitive,variant,type,n,ms,ms_min,ms_max,gbps,yardstick,yardstick_ms,vs_yardstick,copy_gbps,pct_of_copy,seq_cpu_ms\r' ] \
   || { echo "FAIL: csv header"; fail=1; }
 
 rejects "unknown primitive" "unknown primitive 'sorting'" "$cli" bench sorting --backend cpu
