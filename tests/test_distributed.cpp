@@ -84,9 +84,10 @@ std::vector<T> expected_scan(const context& ref, const std::vector<T>& all,
     if (inclusive) {
       parprim::inclusive_scan<T>(ref, in, res, o);
       auto v = res.to_host();
+      const T total = v.back();
       if (seen)
         for (auto& x : v) x = combine(o, carry, x);
-      carry = seen ? combine(o, carry, res.to_host().back()) : res.to_host().back();
+      carry = seen ? combine(o, carry, total) : total;
       out.insert(out.end(), v.begin(), v.end());
     } else {
       parprim::exclusive_scan<T>(ref, in, res, carry, o);
@@ -108,7 +109,8 @@ void check_scan(const group_case& gc) {
       for (op o : {op::plus, op::max})
         for (bool inclusive : {true, false})
           for (bool in_place : {false, true}) {
-            if (in_place && s != slicing::uneven) continue;
+            // max and in-place scans on one slicing only (CI time).
+            if ((in_place || o == op::max) && s != slicing::uneven) continue;
             const auto seed = fresh_seed();
             SCOPED_TRACE(std::string(type_name<T>()) + " " + to_string(s) + " n=" +
                          std::to_string(n) + " op=" + parprim::to_string(o) +

@@ -113,6 +113,22 @@ class device_group {
   std::shared_ptr<detail::group_state> state_;
 };
 
+// How two GPUs of this host reach each other, as the CUDA runtime reports it (no NVML):
+// peer access (cudaDeviceCanAccessPeer), native atomics over the link and the runtime's
+// relative performance rank (cudaDeviceGetP2PAttribute). Native peer atomics are offered
+// over NVLink and not over PCIe, which is how `link` is told apart.
+struct gpu_link {
+  int a = 0, b = 0;
+  bool peer_access = false;
+  bool native_atomics = false;
+  int performance_rank = -1;
+  const char* link() const {
+    return !peer_access ? "no peer access (through host memory)" : native_atomics ? "NVLink" : "PCIe";
+  }
+};
+// Every pair a < b of this host's GPUs; empty without CUDA or with fewer than two GPUs.
+std::vector<gpu_link> gpu_links();
+
 // Slice sizes that split n elements as evenly as possible (the first n % ranks get one more).
 std::vector<std::int64_t> even_counts(std::int64_t n, int ranks);
 

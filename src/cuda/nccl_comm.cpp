@@ -35,15 +35,32 @@ void nccl_check(ncclResult_t r, const std::string& ctx_name, const char* who, co
 
 cudaStream_t stream_of(const context& ctx) { return static_cast<cudaStream_t>(ctx.stream()); }
 
+// The communicators this process created together. They are finalized and destroyed together
+// in one group call once the last of them is released: with several communicators driven by
+// one thread, NCCL wants that (one by one, the first finalize could wait for the others).
+struct nccl_clique {
+  std::vector<ncclComm_t> comms;
+  std::vector<context> ctxs;
+  ~nccl_clique() {
+    for (auto& c : ctxs) {
+      cudaSetDevice(c.device());
+      cudaStreamSynchronize(stream_of(c));
+    }
+    ncclGroupStart();
+    for (auto c : comms) ncclCommFinalize(c);
+    ncclGroupEnd();
+    for (auto c : comms) ncclCommDestroy(c);
+  }
+};
+
 class nccl_comm final : public communicator {
  public:
-  nccl_comm(ncclComm_t c, context ctx, int rank, int size)
-      : comm_(c), ctx_(std::move(ctx)), rank_(rank), size_(size) {}
-  ~nccl_comm() override {
-    cudaSetDevice(ctx_.device());
-    cudaStreamSynchronize(stream_of(ctx_));
-    ncclCommDestroy(comm_);
-  }
+  nccl_comm(std::shared_ptr<nccl_clique> clique, int index, int rank, int size)
+      : clique_(std::move(clique)),
+        comm_(clique_->comms[static_cast<std::size_t>(index)]),
+        ctx_(clique_->ctxs[static_cast<std::size_t>(index)]),
+        rank_(rank),
+        size_(size) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   const char* kind() const override { return "nccl"; }
@@ -122,6 +139,7 @@ class nccl_comm final : public communicator {
                                               " byte counts for " + std::to_string(size_) + " ranks");
   }
 
+  std::shared_ptr<nccl_clique> clique_;
   ncclComm_t comm_;
   context ctx_;
   int rank_, size_;
@@ -186,8 +204,11 @@ std::vector<std::unique_ptr<communicator>> make_nccl_comms(const std::vector<con
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(n));
   nccl_check(ncclCommInitAll(comms.data(), n, devices.data()), ctxs[0].name(),
              "device_group::cuda", "ncclCommInitAll");
+  auto clique = std::make_shared<nccl_clique>();
+  clique->comms = comms;
+  clique->ctxs = ctxs;
   std::vector<std::unique_ptr<communicator>> out;
-  for (int r = 0; r < n; ++r) out.push_back(std::make_unique<nccl_comm>(comms[r], ctxs[r], r, n));
+  for (int r = 0; r < n; ++r) out.push_back(std::make_unique<nccl_comm>(clique, r, r, n));
   return out;
 }
 
@@ -199,7 +220,10 @@ std::unique_ptr<communicator> make_nccl_process_comm(const context& ctx, int ran
   ncclComm_t comm;
   nccl_check(ncclCommInitRank(&comm, ranks, id, rank), ctx.name(), "device_group::cuda_process",
              "ncclCommInitRank");
-  return std::make_unique<nccl_comm>(comm, ctx, rank, ranks);
+  auto clique = std::make_shared<nccl_clique>();
+  clique->comms = {comm};
+  clique->ctxs = {ctx};
+  return std::make_unique<nccl_comm>(clique, 0, rank, ranks);
 }
 
 std::string nccl_unique_id_hex() {
