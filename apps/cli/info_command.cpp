@@ -25,6 +25,7 @@ static void print_info() {
   std::cout << "  cpu : OpenMP, " << context::cpu().threads() << " threads\n";
   if (!context::cuda_built()) {
     std::cout << "  cuda: not built (no nvcc when this build was configured)\n";
+    print_groups();
     return;
   }
   auto devices = cuda_devices();
