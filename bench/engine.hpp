@@ -40,6 +40,7 @@ struct options {
   int repetitions = 20;
   bool variants = false;  // print the ladder of variants for each primitive
   bool quick = false;     // fewer sizes and repetitions (smoke runs)
+  int gpus = 0;           // the distributed suite: GPUs of this host to scale over (0: skip it)
 };
 
 // --quick's counts; session applies them, and the header reports what the session uses.

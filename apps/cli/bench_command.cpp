@@ -29,6 +29,7 @@ struct bench_args {
   std::string json_path, csv_path;
   bool variants = false, quick = false, list = false;
   int repetitions = 20, warmup = 3;
+  int gpus = 0;
   std::string command_line;
 };
 
@@ -233,6 +234,8 @@ void run_bench(const bench_args& a) {
   o.quick = a.quick;
   o.repetitions = a.repetitions;
   o.warmup = a.warmup;
+  o.gpus = a.gpus;
+  if (o.gpus < 0 || o.gpus > 1024) bad("--gpus must be between 1 and the GPUs of this host");
   if (o.repetitions < 1 || o.repetitions > 10000) bad("--reps must be between 1 and 10000");
   if (o.warmup < 0 || o.warmup > 1000) bad("--warmup must be between 0 and 1000");
 
@@ -268,6 +271,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--list", args->list, "List the suites and exit");
   cmd->add_option("--reps", args->repetitions, "Timed repetitions (median is reported)");
   cmd->add_option("--warmup", args->warmup, "Untimed warm-up runs");
+  cmd->add_option("--gpus", args->gpus,
+                  "The distributed suite: scale over 1, 2, 4, ... N GPUs of this host (NCCL)");
   cmd->callback([args, &exit_code] {
     args->command_line = invoked_command();
     run_bench(*args);

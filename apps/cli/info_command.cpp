@@ -7,14 +7,25 @@
 #include "commands.hpp"
 #include "parprim/context.hpp"
 #include "parprim/device_info.hpp"
+#include "parprim/group.hpp"
 
 namespace parprim::cli {
+
+// Device groups: whether NCCL is built in, and how each pair of GPUs is linked.
+static void print_groups() {
+  std::cout << "\n  device groups: " << (device_group::nccl_built() ? "NCCL built in" : "no NCCL in this build (CPU groups only)") << "\n";
+  for (const auto& l : gpu_links())
+    std::cout << "    GPU " << l.a << " <-> GPU " << l.b << ": " << l.link()
+              << (l.peer_access ? ", peer access" : "") << ", performance rank "
+              << l.performance_rank << "\n";
+}
 
 static void print_info() {
   std::cout << "parprim backends\n";
   std::cout << "  cpu : OpenMP, " << context::cpu().threads() << " threads\n";
   if (!context::cuda_built()) {
     std::cout << "  cuda: not built (no nvcc when this build was configured)\n";
+    print_groups();
     return;
   }
   auto devices = cuda_devices();
@@ -41,6 +52,7 @@ static void print_info() {
               << d.max_threads_per_block << "\n"
               << "    warp size                 " << d.warp_size << "\n";
   }
+  print_groups();
 }
 
 void add_info_command(CLI::App& app, int& exit_code) {

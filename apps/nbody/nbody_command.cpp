@@ -10,6 +10,7 @@
 #include "ladder.hpp"
 #include "parprim/context.hpp"
 #include "parprim/error.hpp"
+#include "multi_gpu_run.hpp"
 #include "simulate.hpp"
 
 namespace parprim::cli {
@@ -23,6 +24,8 @@ struct nbody_args {
   bool compare = false, ladder = false;
   std::vector<std::string> ladder_steps;
   std::int64_t ladder_cpu = -1;  // -1: the ladder's default
+  int gpus = 0;                  // --gpus N: a device group of GPUs 0..N-1
+  bool gpus_from_env = false;    // --gpus-from-env: one process per GPU
   CLI::Option* n_option = nullptr;
   CLI::Option* init_option = nullptr;
   CLI::Option* steps_option = nullptr;
@@ -112,6 +115,12 @@ void run(nbody_args& a) {
     nbody::validate(o);
     context gpu = cuda_or_fail("--compare");
     doc["compare"] = nbody::run_compare(context::cpu(), gpu, o, std::cout);
+  } else if (a.gpus > 0 || a.gpus_from_env) {
+    nbody::validate(o);
+    std::vector<int> devices;
+    for (int d = 0; d < a.gpus; ++d) devices.push_back(d);
+    doc["run"] = nbody::run_group_simulation(
+        a.gpus_from_env ? device_group::cuda_process_from_env() : device_group::cuda(devices), o, std::cout);
   } else {
     nbody::validate(o);
     context ctx = make_context(a.backend_name);
@@ -154,6 +163,10 @@ void add_nbody_command(CLI::App& app, int& exit_code) {
       ->needs(lad);
   cmd->add_option("--ladder-cpu", a->ladder_cpu, "--ladder: CPU rows on this many bodies (default 32768; 0: none)")
       ->needs(lad);
+  cmd->add_option("--gpus", a->gpus, "Run on a device group of GPUs 0..N-1 (NCCL) and time the steps")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--gpus-from-env", a->gpus_from_env,
+                "One process per GPU: PARPRIM_RANK, PARPRIM_RANKS, PARPRIM_NCCL_ID (file:PATH or hex:ID)");
   cmd->add_option("--json", a->json_path, "Write the results as JSON to FILE");
   cmd->callback([a, &exit_code] {
     run(*a);

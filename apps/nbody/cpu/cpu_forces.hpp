@@ -26,15 +26,17 @@ inline int threads_for(std::int64_t n, int threads) {
 }
 
 // a[i] = sum_{j} m_j (x_j - x_i) / (r^2 + eps2)^(3/2); the j == i term is zero (dx = 0) and
-// pairs at distance 0 without softening contribute nothing (the r2 > 0 test).
+// pairs at distance 0 without softening contribute nothing (the r2 > 0 test). Only targets
+// i in [i_begin, i_end) are computed, a[i - i_begin] receives body i's (a device group's rank
+// computes its own slice); each i's sum is the same whatever the range around it.
 template <class T>
-void forces(std::int64_t n, int threads, const T* x, const T* y, const T* z, const T* m, T eps2,
-            T* ax, T* ay, T* az) {
-  const std::int64_t blocks = (n + i_block - 1) / i_block;
+void forces_of(std::int64_t n, std::int64_t i_begin, std::int64_t i_end, int threads, const T* x,
+               const T* y, const T* z, const T* m, T eps2, T* ax, T* ay, T* az) {
+  const std::int64_t blocks = (i_end - i_begin + i_block - 1) / i_block;
   const int t = threads_for(n, threads);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::int64_t i0 = b * i_block, i1 = std::min(n, i0 + i_block);
+    const std::int64_t i0 = i_begin + b * i_block, i1 = std::min(i_end, i0 + i_block);
     T sx[i_block] = {}, sy[i_block] = {}, sz[i_block] = {};
     for (std::int64_t j0 = 0; j0 < n; j0 += j_tile) {
       const std::int64_t j1 = std::min(n, j0 + j_tile);
@@ -57,14 +59,20 @@ void forces(std::int64_t n, int threads, const T* x, const T* y, const T* z, con
       }
     }
     for (std::int64_t i = i0; i < i1; ++i) {
-      ax[i] = sx[i - i0];
-      ay[i] = sy[i - i0];
-      az[i] = sz[i - i0];
+      ax[i - i_begin] = sx[i - i0];
+      ay[i - i_begin] = sy[i - i0];
+      az[i - i_begin] = sz[i - i0];
     }
   }
 }
 
-// phi[i] = -sum_{j != i} m_j / sqrt(r^2 + eps2).
+// All n targets.
+template <class T>
+void forces(std::int64_t n, int threads, const T* x, const T* y, const T* z, const T* m, T eps2,
+            T* ax, T* ay, T* az) {
+  forces_of<T>(n, 0, n, threads, x, y, z, m, eps2, ax, ay, az);
+}
+
 template <class T>
 void potentials(std::int64_t n, int threads, const T* x, const T* y, const T* z, const T* m, T eps2,
                 T* phi) {

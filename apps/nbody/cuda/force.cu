@@ -94,19 +94,20 @@ __device__ __forceinline__ void sweep_tile(const vec4<T>* __restrict__ tp, int c
 // an explicit 1 changes.)
 template <class T, bool EqualMass, bool Guard>
 __global__ void __launch_bounds__(B, force_tuning::min_blocks_per_sm)
-    force_kernel(const vec4<T>* __restrict__ pos, int n, T eps2, T mass, int tiles_per_slice,
-                 vec4<T>* __restrict__ out) {
+    force_kernel(const vec4<T>* __restrict__ pos, int n, int first_target, int targets, T eps2,
+                 T mass, int tiles_per_slice, vec4<T>* __restrict__ out) {
   constexpr int R = bodies_per_thread<T>;
   constexpr int buffers = force_tuning::prefetch_tile ? 2 : 1;
   __shared__ vec4<T> tile[buffers][B];
 
-  // Load phase. This thread's bodies are first + k*B, so each of the R loads is coalesced.
+  // Load phase. This thread's bodies are first + k*B of the targets [first_target,
+  // first_target + targets), so each of the R loads is coalesced.
   const int first = blockIdx.x * (B * R) + threadIdx.x;
   T xi[R], yi[R], zi[R], ax[R], ay[R], az[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     const int i = first + k * B;
-    const vec4<T> p = i < n ? pos[i] : vec4<T>{0, 0, 0, 0};
+    const vec4<T> p = i < targets ? pos[first_target + i] : vec4<T>{0, 0, 0, 0};
     xi[k] = p.x, yi[k] = p.y, zi[k] = p.z;
     ax[k] = ay[k] = az[k] = T(0);
   }
@@ -146,12 +147,12 @@ __global__ void __launch_bounds__(B, force_tuning::min_blocks_per_sm)
   }
 
   // Store phase: this slice's sums (the whole sum when there is one slice).
-  vec4<T>* dst = out + static_cast<std::int64_t>(blockIdx.y) * n;
+  vec4<T>* dst = out + static_cast<std::int64_t>(blockIdx.y) * targets;
   const T scale = EqualMass ? mass : T(1);
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     const int i = first + k * B;
-    if (i < n) dst[i] = vec4<T>{ax[k] * scale, ay[k] * scale, az[k] * scale, T(0)};
+    if (i < targets) dst[i] = vec4<T>{ax[k] * scale, ay[k] * scale, az[k] * scale, T(0)};
   }
 }
 
@@ -255,7 +256,8 @@ std::int64_t balanced_slices(std::int64_t blocks, std::int64_t tiles, int sms, i
 }  // namespace
 
 template <class T>
-force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool guard) {
+force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool guard,
+                       std::int64_t targets) {
   constexpr int R = bodies_per_thread<T>;
   force_plan plan;
   PARPRIM_CUDA_CHECK(ctx.name(), "nbody::forces",
@@ -264,7 +266,8 @@ force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool
                      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          &plan.resident_blocks_per_sm, force_kernel_for<T>(equal_mass, guard), B, 0));
   const std::int64_t tiles = (n + B - 1) / B;
-  plan.blocks = static_cast<int>((n + B * R - 1) / (B * R));
+  if (targets < 0) targets = n;
+  plan.blocks = static_cast<int>(std::max<std::int64_t>(1, (targets + B * R - 1) / (B * R)));
   const std::int64_t capacity = std::int64_t(plan.sms) * std::max(1, plan.resident_blocks_per_sm);
   const std::int64_t most = std::max<std::int64_t>(1, tiles / force_tuning::min_tiles_per_slice);
   std::int64_t slices = 1;
@@ -285,15 +288,22 @@ force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool
 template <class T>
 void forces(const context& ctx, const force_plan& plan, const vec4<T>* pos, std::int64_t n, T eps2,
             bool equal_mass, T mass, bool guard, vec4<T>* partial, vec4<T>* acc) {
-  if (n == 0) return;
-  const int ni = static_cast<int>(n);
+  forces_of<T>(ctx, plan, pos, n, 0, n, eps2, equal_mass, mass, guard, partial, acc);
+}
+
+template <class T>
+void forces_of(const context& ctx, const force_plan& plan, const vec4<T>* pos, std::int64_t n,
+               std::int64_t first_target, std::int64_t targets, T eps2, bool equal_mass, T mass,
+               bool guard, vec4<T>* partial, vec4<T>* acc) {
+  if (n == 0 || targets == 0) return;
+  const int ni = static_cast<int>(n), nt = static_cast<int>(targets);
   vec4<T>* out = plan.slices > 1 ? partial : acc;
   dim3 grid(plan.blocks, plan.slices);
-  force_kernel_for<T>(equal_mass, guard)<<<grid, B, 0, stream_of(ctx)>>>(pos, ni, eps2, mass,
-                                                                         plan.tiles_per_slice, out);
+  force_kernel_for<T>(equal_mass, guard)<<<grid, B, 0, stream_of(ctx)>>>(
+      pos, ni, static_cast<int>(first_target), nt, eps2, mass, plan.tiles_per_slice, out);
   PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::forces");
   if (plan.slices > 1) {
-    sum_slices_kernel<T><<<elementwise_blocks(n), 256, 0, stream_of(ctx)>>>(partial, ni, plan.slices, acc);
+    sum_slices_kernel<T><<<elementwise_blocks(targets), 256, 0, stream_of(ctx)>>>(partial, nt, plan.slices, acc);
     PARPRIM_LAUNCH_CHECK(ctx.state(), "nbody::forces");
   }
 }
@@ -323,7 +333,9 @@ void kick(const context& ctx, vec4<T>* vel, const vec4<T>* acc, std::int64_t n, 
 }
 
 #define PARPRIM_NBODY_INSTANTIATE(T)                                                               \
-  template force_plan plan_forces<T>(const context&, std::int64_t, bool, bool);                   \
+  template force_plan plan_forces<T>(const context&, std::int64_t, bool, bool, std::int64_t);     \
+  template void forces_of<T>(const context&, const force_plan&, const vec4<T>*, std::int64_t,      \
+                             std::int64_t, std::int64_t, T, bool, T, bool, vec4<T>*, vec4<T>*);   \
   template void forces<T>(const context&, const force_plan&, const vec4<T>*, std::int64_t, T, bool, \
                           T, bool, vec4<T>*, vec4<T>*);                                            \
   template void potentials<T>(const context&, const vec4<T>*, std::int64_t, T, T*);               \

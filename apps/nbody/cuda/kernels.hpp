@@ -44,8 +44,11 @@ struct force_plan {
   int sms = 0;
 };
 
+// targets: the bodies whose forces are computed (default: all n; a device group's rank plans
+// for its own slice).
 template <class T>
-force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool guard);
+force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool guard,
+                       std::int64_t targets = -1);
 
 // acc[i] = sum_j m_j (x_j - x_i) / (r^2 + eps2)^(3/2), the production kernel (register
 // blocking, shared-memory tiles, j slices). `partial` must hold plan.slices * n vec4 when
@@ -54,6 +57,13 @@ force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool
 template <class T>
 void forces(const context& ctx, const force_plan& plan, const vec4<T>* pos, std::int64_t n,
             T eps2, bool equal_mass, T mass, bool guard, vec4<T>* partial, vec4<T>* acc);
+
+// The same for the targets [first_target, first_target + targets) only: acc[k] is body
+// first_target + k's acceleration (partial: plan.slices * targets vec4).
+template <class T>
+void forces_of(const context& ctx, const force_plan& plan, const vec4<T>* pos, std::int64_t n,
+               std::int64_t first_target, std::int64_t targets, T eps2, bool equal_mass, T mass,
+               bool guard, vec4<T>* partial, vec4<T>* acc);
 
 // phi[i] = -sum_{j != i} m_j / sqrt(r^2 + eps2).
 template <class T>

@@ -1,0 +1,196 @@
+// `parprim bench distributed --gpus N`: the distributed primitives (and the N-body step) on
+// device groups of 1, 2, 4, ... N GPUs of this host, each against one GPU of the same run.
+//
+// The one-GPU baseline is the single-context primitive on cuda:0 holding all the data; a
+// group of P GPUs holds the same data in P even slices ("already on the GPUs": inputs are
+// placed before timing). Times are host wall clock from the call to the return of every rank
+// (a distributed call returns with its work complete), median of the session's repetitions;
+// sorts restore their input before every run, outside the timed region.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <iostream>
+#include <vector>
+
+#include "data.hpp"
+#include "engine.hpp"
+#include "parprim/distributed.hpp"
+#include "parprim/parprim.hpp"
+
+namespace parprim::bench {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Median wall time of fn over the session's repetitions after its warm-ups; prepare() runs
+// untimed before each call.
+double wall_ms(const session& s, const std::function<void()>& prepare, const std::function<void()>& fn) {
+  std::vector<double> t;
+  const int reps = std::max(1, s.opts().quick ? 3 : std::min(s.opts().repetitions, 10));
+  for (int i = 0; i < std::max(1, s.opts().warmup) + reps; ++i) {
+    prepare();
+    const auto t0 = clock_type::now();
+    fn();
+    const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    if (i >= std::max(1, s.opts().warmup)) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+std::vector<int> group_sizes(int max_gpus) {
+  std::vector<int> p;
+  for (int k = 2; k < max_gpus; k *= 2) p.push_back(k);
+  p.push_back(max_gpus);
+  return p;
+}
+
+device_group first_gpus(int p) {
+  std::vector<int> d(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) d[static_cast<std::size_t>(r)] = r;
+  return device_group::cuda(d);
+}
+
+struct scaling {
+  std::string primitive, type;
+  std::int64_t n = 0;
+  double bytes = 0;  // what the primitive must move, for GB/s
+  double target_2 = 0, target_4 = 0;  // speedup targets (0: none)
+};
+
+void report(session& s, table& t, const scaling& w, int gpus, double ms, double base_ms) {
+  const double speedup = base_ms / ms;
+  std::string target = "-";
+  const double goal = gpus == 2 ? w.target_2 : gpus == 4 ? w.target_4 : 0;
+  if (goal > 0) target = fmt(goal, 1) + "x " + (speedup >= goal ? "met" : "missed");
+  t.add({w.primitive, w.type, fmt_int(w.n), std::to_string(gpus), fmt(ms), fmt(speedup, 2),
+         fmt(w.bytes / (ms * 1e6), 0), target});
+  row r;
+  r.primitive = "dist_" + w.primitive;
+  r.variant = gpus == 1 ? "single_gpu" : "group";
+  r.type = w.type;
+  r.n = w.n;
+  r.ms = ms;
+  r.gbps = w.bytes / (ms * 1e6);
+  r.extra["gpus"] = gpus;
+  r.extra["speedup_vs_1"] = speedup;
+  if (goal > 0) r.extra["target_speedup"] = goal;
+  s.add(std::move(r));
+}
+
+template <class T>
+void reduce_scan_scaling(session& s, table& t, int max_gpus, std::int64_t n) {
+  const auto host = random_data<T>(n, 11);
+  const context one = context::cuda(0);
+  const scaling red{"reduce", type_name<T>(), n, double(n) * sizeof(T), 0, 3.6};
+  const scaling exc{"exclusive_scan", type_name<T>(), n, 2.0 * double(n) * sizeof(T), 0, 3.6};
+  const scaling inc{"inclusive_scan", type_name<T>(), n, 2.0 * double(n) * sizeof(T), 0, 0};
+  double base_red, base_exc, base_inc;
+  {
+    auto in = buffer<T>::from_host(one, host);
+    buffer<T> out(one, n);
+    volatile T sink{};
+    base_red = wall_ms(s, [] {}, [&] { sink = reduce<T>(one, in); });
+    base_exc = wall_ms(s, [] {}, [&] { exclusive_scan<T>(one, in, out); one.synchronize(); });
+    base_inc = wall_ms(s, [] {}, [&] { inclusive_scan<T>(one, in, out); one.synchronize(); });
+  }
+  one.release_cached_memory();  // the groups below need GPU 0's memory
+  report(s, t, red, 1, base_red, base_red);
+  report(s, t, exc, 1, base_exc, base_exc);
+  report(s, t, inc, 1, base_inc, base_inc);
+  for (int p : group_sizes(max_gpus)) {
+    auto g = first_gpus(p);
+    auto in = dist_buffer<T>::from_host(g, host, even_counts(n, p));
+    dist_buffer<T> out(g, in.counts());
+    volatile T sink{};
+    report(s, t, red, p, wall_ms(s, [] {}, [&] { sink = dist::reduce<T>(g, in); }), base_red);
+    report(s, t, exc, p, wall_ms(s, [] {}, [&] { dist::exclusive_scan<T>(g, in, out); }), base_exc);
+    report(s, t, inc, p, wall_ms(s, [] {}, [&] { dist::inclusive_scan<T>(g, in, out); }), base_inc);
+  }
+}
+
+template <class K, class V>
+void sort_scaling(session& s, table& t, int max_gpus, std::int64_t n, bool pairs) {
+  const auto keys = random_data<K>(n, 21);
+  const auto values = pairs ? random_data<V>(n, 22) : std::vector<V>{};
+  const context one = context::cuda(0);
+  const double bytes = double(n) * (sizeof(K) + (pairs ? sizeof(V) : 0));
+  const scaling w{pairs ? "radix_sort_pairs" : "radix_sort",
+                  std::string(type_name<K>()) + (pairs ? std::string("/") + type_name<V>() : ""), n,
+                  2.0 * bytes, 1.7, 3.0};
+  double base;
+  {
+    auto pristine_k = buffer<K>::from_host(one, keys);
+    buffer<K> k(one, n);
+    auto pristine_v = buffer<V>::from_host(one, values);
+    buffer<V> v(one, pairs ? n : 0);
+    auto restore = [&] {
+      one.copy(k.data(), pristine_k.data(), k.bytes());
+      if (pairs) one.copy(v.data(), pristine_v.data(), v.bytes());
+      one.synchronize();
+    };
+    base = wall_ms(s, restore, [&] {
+      if (pairs) radix_sort_pairs<K, V>(one, k, v);
+      else radix_sort<K>(one, k);
+      one.synchronize();
+    });
+  }
+  one.release_cached_memory();
+  report(s, t, w, 1, base, base);
+  for (int p : group_sizes(max_gpus)) {
+    auto g = first_gpus(p);
+    const auto counts = even_counts(n, p);
+    const auto value_counts = pairs ? counts : std::vector<std::int64_t>(std::size_t(p), 0);
+    auto pristine_k = dist_buffer<K>::from_host(g, keys, counts);
+    auto pristine_v = dist_buffer<V>::from_host(g, values, value_counts);
+    dist_buffer<K> k(g, counts);
+    dist_buffer<V> v(g, value_counts);
+    auto restore = [&] {
+      for (int r = 0; r < p; ++r) {
+        g.ctx(r).copy(k.slice(r).data(), pristine_k.slice(r).data(), k.slice(r).bytes());
+        if (pairs) g.ctx(r).copy(v.slice(r).data(), pristine_v.slice(r).data(), v.slice(r).bytes());
+      }
+      g.synchronize();
+    };
+    report(s, t, w, p, wall_ms(s, restore, [&] {
+             if (pairs) dist::radix_sort_pairs<K, V>(g, k, v);
+             else dist::radix_sort<K>(g, k);
+           }), base);
+  }
+}
+
+void run_distributed(session& s) {
+  const int want = s.opts().gpus;
+  if (want < 1) {
+    std::cout << "\ndistributed: skipped (pass --gpus N to run it on N GPUs of this host)\n";
+    return;
+  }
+  if (!device_group::nccl_built() || context::cuda_device_count() < want) {
+    std::cout << "\ndistributed: skipped ("
+              << (device_group::nccl_built() ? std::to_string(context::cuda_device_count()) +
+                                                   " GPU(s) answer, --gpus asks for " +
+                                                   std::to_string(want)
+                                             : std::string("this build has no NCCL"))
+              << ")\n";
+    return;
+  }
+  // Default sizes: the targets' (2^32 for reduce and scan, 2^31 for sorts); --sizes N sets both.
+  const bool quick = s.opts().quick;
+  const auto& sizes = s.opts().sizes;
+  const std::int64_t scan_n = !sizes.empty() ? sizes.front() : quick ? (std::int64_t(1) << 26) : (std::int64_t(1) << 32);
+  const std::int64_t sort_n = !sizes.empty() ? sizes.front() : quick ? (std::int64_t(1) << 26) : (std::int64_t(1) << 31);
+  table t("distributed primitives on 1-" + std::to_string(want) +
+              " GPUs (speedup over one GPU of the same run; wall clock per call)",
+          {"primitive", "type", "n", "GPUs", "ms", "speedup", "GB/s", "target"});
+  reduce_scan_scaling<std::uint32_t>(s, t, want, scan_n);
+  sort_scaling<std::uint32_t, std::uint32_t>(s, t, want, sort_n, false);
+  sort_scaling<std::uint32_t, std::uint32_t>(s, t, want, sort_n, true);
+  t.print();
+}
+
+PARPRIM_BENCH_SUITE("distributed", "reduce, scan and radix sort over --gpus N GPUs (NCCL)", 90,
+                    run_distributed);
+
+}  // namespace
+}  // namespace parprim::bench

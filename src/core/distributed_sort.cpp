@@ -1,0 +1,220 @@
+// Distributed radix sort: local sort, exact splitters, one all-to-all, local sort.
+//
+// Output slice r must hold global ranks [offset(r), offset(r) + count(r)) of the stable order
+// (key, source rank, source position). For each boundary b = offset(p), p = 1..P-1, we need
+// c_s(b): how many of rank s's sorted keys come before global rank b. Let F(v) be the number
+// of keys, over all ranks, whose ordered field is <= v. The boundary's key is the smallest v
+// with F(v) >= b, found by a (1 + fanout)-ary search over the field's range: each round every
+// rank counts its keys at or below `fanout` candidates per boundary (binary searches in its
+// sorted slice), one allgather sums them, and every rank narrows the same interval. Keys below
+// v all go before b; of the keys equal to v, the lowest ranks' go first, which is what
+// stability asks for. Rank s then sends [c_s(offset(p)), c_s(offset(p+1))) to rank p.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "core/dist_local.hpp"
+#include "core/dist_support.hpp"
+#include "parprim/distributed.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim::dist {
+
+namespace {
+
+// Candidates per boundary per round: 15 splits an interval 16 ways, 4 bits per round.
+constexpr int splitter_fanout = 15;
+
+struct boundary_search {
+  std::int64_t target = 0;  // global rank b
+  std::uint64_t lo = 0, hi = 0;  // the answer lies in [lo, hi]
+  std::vector<std::uint64_t> candidates;
+};
+
+std::vector<std::uint64_t> candidates_in(std::uint64_t lo, std::uint64_t hi) {
+  std::vector<std::uint64_t> c;
+  const std::uint64_t span = hi - lo;
+  if (span <= static_cast<std::uint64_t>(splitter_fanout)) {
+    for (std::uint64_t v = lo; v < hi; ++v) c.push_back(v);
+  } else {
+    const std::uint64_t step = span / (splitter_fanout + 1);
+    for (int j = 1; j <= splitter_fanout; ++j) c.push_back(lo + step * static_cast<std::uint64_t>(j));
+  }
+  return c;
+}
+
+// c[p * P + s] = c_s(offset(p)) for every boundary p in 0..P and every rank s.
+template <class K>
+std::vector<std::int64_t> exact_splits(const device_group& g, int r, span<const K> sorted,
+                                       const std::vector<std::int64_t>& counts,
+                                       detail::key_order order) {
+  const int P = g.size();
+  communicator& comm = g.comm(r);
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(P) + 1, 0);
+  std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
+  const std::int64_t total = offsets.back();
+  const std::uint64_t top =
+      order.width >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << order.width) - 1;
+
+  std::vector<boundary_search> open;
+  for (int p = 1; p < P; ++p)
+    if (offsets[p] > 0 && offsets[p] < total) open.push_back({offsets[p], 0, top, {}});
+  auto sum_over_ranks = [&](const std::vector<std::uint64_t>& queries) {
+    const auto all = detail::allgather_vector(comm, detail::local::count_at_most<K>(
+                                                        g.ctx(r), sorted, order, queries));
+    std::vector<std::int64_t> per_rank_sum(queries.size(), 0);
+    for (int s = 0; s < P; ++s)
+      for (std::size_t j = 0; j < queries.size(); ++j)
+        per_rank_sum[j] += all[static_cast<std::size_t>(s) * queries.size() + j];
+    return std::make_pair(per_rank_sum, all);
+  };
+
+  for (;;) {
+    std::vector<std::uint64_t> queries;
+    for (auto& b : open) {
+      b.candidates = b.lo < b.hi ? candidates_in(b.lo, b.hi) : std::vector<std::uint64_t>{};
+      queries.insert(queries.end(), b.candidates.begin(), b.candidates.end());
+    }
+    if (queries.empty()) break;
+    const auto totals = sum_over_ranks(queries).first;
+    std::size_t q = 0;
+    for (auto& b : open)
+      for (std::uint64_t v : b.candidates) {
+        if (totals[q++] >= b.target) b.hi = std::min(b.hi, v);
+        else b.lo = std::max(b.lo, v + 1);
+      }
+  }
+
+  // Per boundary: every rank's count at or below v and below v (= at or below v - 1).
+  std::vector<std::uint64_t> queries;
+  for (const auto& b : open) {
+    queries.push_back(b.lo);
+    queries.push_back(b.lo > 0 ? b.lo - 1 : 0);
+  }
+  const auto all = queries.empty() ? std::vector<std::int64_t>{} : sum_over_ranks(queries).second;
+  std::vector<std::int64_t> c(static_cast<std::size_t>(P + 1) * P, 0);
+  std::size_t next_open = 0;
+  for (int p = 0; p <= P; ++p) {
+    for (int s = 0; s < P; ++s) {
+      std::int64_t& out = c[static_cast<std::size_t>(p) * P + s];
+      if (offsets[p] == 0) out = 0;
+      else if (offsets[p] >= total) out = counts[s];
+    }
+    if (p == 0 || p == P || offsets[p] == 0 || offsets[p] >= total) continue;
+    const auto& b = open[next_open];
+    std::int64_t need = b.target;
+    std::vector<std::int64_t> le(P), lt(P);
+    for (int s = 0; s < P; ++s) {
+      const std::size_t base = static_cast<std::size_t>(s) * queries.size() + 2 * next_open;
+      le[s] = all[base];
+      lt[s] = b.lo > 0 ? all[base + 1] : 0;
+      need -= lt[s];
+    }
+    for (int s = 0; s < P; ++s) {
+      const std::int64_t take = std::clamp<std::int64_t>(need, 0, le[s] - lt[s]);
+      c[static_cast<std::size_t>(p) * P + s] = lt[s] + take;
+      need -= take;
+    }
+    ++next_open;
+  }
+  return c;
+}
+
+template <class K>
+detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
+  return {detail::kind_of<K>(), order == sort_order::descending, begin_bit, end_bit - begin_bit};
+}
+
+// The whole distributed sort on rank r; values == nullptr for keys only.
+template <class K, class V>
+void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffer<V>* values,
+                  sort_order order, int begin_bit, int end_bit) {
+  const context& ctx = g.ctx(r);
+  const std::int64_t n = keys.count(r);
+  auto local_sort = [&](span<K> k, span<V> v) {
+    if (k.size() == 0) return;
+    if (values) parprim::radix_sort_pairs<K, V>(ctx, k, v, order, begin_bit, end_bit);
+    else parprim::radix_sort<K>(ctx, k, order, begin_bit, end_bit);
+  };
+  span<V> no_values;
+  local_sort(keys.slice(r), values ? span<V>(values->slice(r)) : no_values);
+  if (g.size() == 1) return ctx.synchronize();
+
+  const int P = g.size();
+  const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(),
+                                 order_of<K>(order, begin_bit, end_bit));
+  std::vector<std::int64_t> send(P), recv(P);
+  for (int p = 0; p < P; ++p) {
+    send[p] = c[static_cast<std::size_t>(p + 1) * P + r] - c[static_cast<std::size_t>(p) * P + r];
+    recv[p] = c[static_cast<std::size_t>(r + 1) * P + p] - c[static_cast<std::size_t>(r) * P + p];
+  }
+  buffer<K> got_keys(ctx, n);
+  g.comm(r).alltoallv(ctx, keys.slice(r).data(), detail::to_bytes(send, sizeof(K)),
+                      got_keys.data(), detail::to_bytes(recv, sizeof(K)));
+  buffer<V> got_values(ctx, values ? n : 0);
+  if (values)
+    g.comm(r).alltoallv(ctx, values->slice(r).data(), detail::to_bytes(send, sizeof(V)),
+                        got_values.data(), detail::to_bytes(recv, sizeof(V)));
+  // The received runs are each sorted and arrive in source-rank order: a stable sort of them
+  // is the global stable order.
+  local_sort(got_keys.view(), got_values.view());
+  ctx.synchronize();
+  keys.replace_slice(r, std::move(got_keys));
+  if (values) values->replace_slice(r, std::move(got_values));
+}
+
+template <class K>
+int checked_end_bit(const detail::dist_checker& c, int begin_bit, int end_bit) {
+  const int bits = static_cast<int>(sizeof(K) * 8);
+  const int end = end_bit < 0 ? bits : end_bit;
+  if (begin_bit < 0 || end > bits || begin_bit >= end)
+    c.fail("bit range [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
+           ") is not within [0, " + std::to_string(bits) + ") or is empty");
+  return end;
+}
+
+void check_order(const detail::dist_checker& c, sort_order order) {
+  if (order != sort_order::ascending && order != sort_order::descending)
+    c.fail("order=" + std::to_string(static_cast<int>(order)) + " is not a known option");
+}
+
+}  // namespace
+
+template <class K>
+void radix_sort(const device_group& g, dist_buffer<K>& keys, sort_order order, int begin_bit,
+                int end_bit) {
+  detail::dist_checker c(g, "radix_sort");
+  c.member(keys, "keys");
+  check_order(c, order);
+  const int end = checked_end_bit<K>(c, begin_bit, end_bit);
+  g.run([&](int r) { sort_on_rank<K, K>(g, r, keys, nullptr, order, begin_bit, end); });
+}
+
+template <class K, class V>
+void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V>& values,
+                      sort_order order, int begin_bit, int end_bit) {
+  detail::dist_checker c(g, "radix_sort_pairs");
+  c.member(keys, "keys");
+  c.member(values, "values");
+  c.same_counts(keys, "keys", values, "values");
+  check_order(c, order);
+  const int end = checked_end_bit<K>(c, begin_bit, end_bit);
+  g.run([&](int r) { sort_on_rank<K, V>(g, r, keys, &values, order, begin_bit, end); });
+}
+
+#define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                       \
+  template void radix_sort_pairs<K, V>(const device_group&, dist_buffer<K>&, dist_buffer<V>&, \
+                                       sort_order, int, int);
+#define PARPRIM_INSTANTIATE(K)                                                               \
+  template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int);  \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
+  PARPRIM_INSTANTIATE_PAIRS(K, std::uint64_t)                                                \
+  PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
+  PARPRIM_INSTANTIATE_PAIRS(K, double)
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+#undef PARPRIM_INSTANTIATE_PAIRS
+
+}  // namespace parprim::dist

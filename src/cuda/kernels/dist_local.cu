@@ -1,0 +1,109 @@
+// CUDA side of the distributed algorithms' element-wise steps (core/dist_local.hpp): a
+// grid-stride prefix combine, a position count, and one binary search per splitter candidate.
+#include <algorithm>
+#include <cstring>
+
+#include "core/dist_local.hpp"
+#include "core/op_functors.hpp"
+#include "cuda/kernels/launch.cuh"
+#include "parprim/types.hpp"
+
+namespace parprim::cuda_kernels {
+
+namespace {
+
+constexpr int dist_threads = 256;
+// Enough blocks to fill an H100/H200 several times over for a grid-stride loop.
+constexpr std::int64_t dist_max_blocks = 132 * 16;
+
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(dist_max_blocks, ceil_div(n, dist_threads))));
+}
+
+template <class T, class Op>
+__global__ void apply_prefix_kernel(T* data, std::int64_t n, T prefix, Op f) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    data[i] = f(prefix, data[i]);
+}
+
+__global__ void iota_kernel(std::int64_t* out, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = i;
+}
+
+// counts[j] = the number of keys whose field is <= bounds[j] (keys sorted by that field).
+template <class U>
+__global__ void count_at_most_kernel(const U* keys, std::int64_t n, detail::key_order order,
+                                     const std::uint64_t* bounds, std::int64_t* counts, int queries) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= queries) return;
+  const std::uint64_t bound = bounds[j];
+  std::int64_t lo = 0, hi = n;  // first position whose field exceeds bound lies in [lo, hi]
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (detail::order_field(keys[mid], order) <= bound) lo = mid + 1;
+    else hi = mid;
+  }
+  counts[j] = lo;
+}
+
+}  // namespace
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+template <class T>
+void apply_prefix(const context& ctx, span<T> data, T prefix, op o) {
+  using namespace cuda_kernels;
+  use_device(ctx, "dist::apply_prefix");
+  detail::with_op<T>(o, [&](auto f) {
+    apply_prefix_kernel<<<grid_for(data.size()), dist_threads, 0, stream_of(ctx)>>>(
+        data.data(), data.size(), prefix, f);
+  });
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "dist::apply_prefix");
+}
+
+void iota(const context& ctx, span<std::int64_t> out) {
+  using namespace cuda_kernels;
+  use_device(ctx, "dist::iota");
+  iota_kernel<<<grid_for(out.size()), dist_threads, 0, stream_of(ctx)>>>(out.data(), out.size());
+  PARPRIM_LAUNCH_CHECK(ctx.state(), "dist::iota");
+}
+
+template <class K>
+void count_at_most(const context& ctx, span<const K> sorted, detail::key_order order,
+                   const std::vector<std::uint64_t>& bounds, std::vector<std::int64_t>& counts) {
+  using namespace cuda_kernels;
+  using U = detail::key_word_t<K>;
+  const char* who = "dist::count_at_most";
+  use_device(ctx, who);
+  const int q = static_cast<int>(bounds.size());
+  const std::size_t bytes = bounds.size() * sizeof(std::uint64_t);
+  // One allocation for the bounds and the counts (both 8 bytes per query).
+  auto* scratch = static_cast<std::uint64_t*>(ctx.allocate(2 * bytes));
+  try {
+    ctx.copy_from_host(scratch, bounds.data(), bytes);
+    auto* dev_counts = reinterpret_cast<std::int64_t*>(scratch + bounds.size());
+    count_at_most_kernel<<<static_cast<unsigned>(ceil_div(q, dist_threads)), dist_threads, 0,
+                           stream_of(ctx)>>>(reinterpret_cast<const U*>(sorted.data()),
+                                             sorted.size(), order, scratch, dev_counts, q);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    ctx.copy_to_host(counts.data(), dev_counts, bytes);
+  } catch (...) {
+    ctx.deallocate(scratch, 2 * bytes);
+    throw;
+  }
+  ctx.deallocate(scratch, 2 * bytes);
+}
+
+#define PARPRIM_INSTANTIATE(T)                                                            \
+  template void apply_prefix<T>(const context&, span<T>, T, op);                          \
+  template void count_at_most<T>(const context&, span<const T>, detail::key_order,        \
+                                 const std::vector<std::uint64_t>&, std::vector<std::int64_t>&);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim::cuda_backend
