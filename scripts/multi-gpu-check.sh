@@ -32,7 +32,7 @@ stage_build() {
   note "configure + build ($(nproc) cores)"
   cmake -S . -B "$BUILD" -G Ninja -DPARPRIM_CUDA=ON -DPARPRIM_NCCL=ON -DCMAKE_BUILD_TYPE=Release \
     >"$OUT/build.log" 2>&1 &&
-    cmake --build "$BUILD" -j "$(nproc)" --target parprim_cli test_distributed test_distributed_sort \
+    cmake --build "$BUILD" -j "$(nproc)" --target parprim_cli test_distributed test_distributed_sort test_distributed_nbody \
       >>"$OUT/build.log" 2>&1
   local rc=$?
   grep -E "parprim: (NCCL|CUDA)" "$OUT/build.log"
@@ -49,7 +49,8 @@ stage_test() {
   note "distributed tests"
   (cd "$BUILD/tests" &&
     timeout 300 ./test_distributed --gtest_brief=1 >"$OUT/test_distributed.log" 2>&1 &&
-    timeout 300 ./test_distributed_sort --gtest_brief=1 >"$OUT/test_distributed_sort.log" 2>&1)
+    timeout 300 ./test_distributed_sort --gtest_brief=1 >"$OUT/test_distributed_sort.log" 2>&1 &&
+    timeout 300 ./test_distributed_nbody --gtest_brief=1 >"$OUT/test_distributed_nbody.log" 2>&1)
   local rc=$?
   tail -n 3 "$OUT"/test_distributed*.log
   grep -c "Skipped" "$OUT"/test_distributed*.log
