@@ -10,6 +10,7 @@
 #include "parprim/gather_scatter.hpp"
 #include "parprim/gemm.hpp"
 #include "parprim/histogram.hpp"
+#include "parprim/morton.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/partition.hpp"
 #include "parprim/reduce.hpp"
