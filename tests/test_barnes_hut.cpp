@@ -192,8 +192,10 @@ TEST_P(BarnesHut, ThetaZeroMatchesTheOracle) {
   }
 }
 
-// Force errors of a Plummer sphere against exact sums: bounds measured on the CPU backend
-// (n = 16384, 512 sampled bodies, eps = 0.01, several seeds) with about 2x margin.
+// Force errors of a Plummer sphere against exact sums, bounds from the CPU backend (n = 16384,
+// 512 sampled bodies, eps = 0.01, float, seeds 1-3), with about 2x margin:
+//   theta 0.5:  median 1.5-1.6e-3, RMS 3.6-4.0e-3, 99th percentile 1.1-1.4e-2, max 2.6-5.2e-2
+//   theta 0.25: median 3.4-3.8e-4, RMS 8.2-9.0e-4, 99th percentile 2.4-2.9e-3, max 0.8-1.4e-2
 struct accuracy_bound {
   double theta, median, rms, p99;
 };
@@ -206,7 +208,7 @@ TEST_P(BarnesHut, ForceErrorWithinMeasuredBoundsAndFallsWithTheta) {
   const auto bodies = nbody::plummer(n, seed);
   const auto sample = nbody::even_sample(n, 512);
   double previous_rms = std::numeric_limits<double>::infinity();
-  for (const accuracy_bound& bound : {accuracy_bound{0.5, 4e-3, 6e-3, 2e-2}, accuracy_bound{0.25, 8e-4, 1.2e-3, 4e-3}}) {
+  for (const accuracy_bound& bound : {accuracy_bound{0.5, 4e-3, 8e-3, 3e-2}, accuracy_bound{0.25, 8e-4, 2e-3, 6e-3}}) {
     SCOPED_TRACE("theta " + std::to_string(bound.theta));
     auto f = nbody::make_body_system<float>(ctx, bodies.as<float>(), 0.01f, tree_forces(bound.theta));
     const auto e = nbody::measure_force_error(*f, sample);
@@ -229,7 +231,7 @@ TEST_P(BarnesHut, ForceErrorWithinMeasuredBoundsAndFallsWithTheta) {
 // ---- Integration ----------------------------------------------------------------------------
 
 // Energy over leapfrog steps of a Plummer sphere with tree forces (theta 0.5): the error of a
-// tree code's forces shows up as a slow energy drift; bounds measured with ~3x margin.
+// tree code's forces shows up as a slow energy drift.
 // Momentum is not conserved exactly (tree forces are not antisymmetric); its change is bounded
 // against sum m |v|.
 template <class T>
@@ -250,9 +252,11 @@ void check_conservation(const context& ctx, std::int64_t n, std::int64_t steps, 
 
 TEST_P(BarnesHut, EnergyAndMomentum) {
   const context ctx = testing::make_context(GetParam());
-  const std::int64_t steps = sanitizer_sized() ? 20 : 300;
-  check_conservation<double>(ctx, 2048, steps, 1e-4, 1e-4);
-  check_conservation<float>(ctx, 2048, steps, 2e-4, 1e-4);
+  const std::int64_t steps = sanitizer_sized() ? 20 : 200;
+  // Measured on the CPU (double and float alike): drift 6.5e-5, |dP| 3.9e-5 (about 6e-5 of
+  // sum m |v|).
+  check_conservation<double>(ctx, 1024, steps, 2e-4, 3e-4);
+  check_conservation<float>(ctx, 1024, steps, 2e-4, 3e-4);
 }
 
 // Two bodies on a circular orbit (as in the all-pairs test): the only node is the root, which
@@ -280,10 +284,11 @@ TEST_P(BarnesHut, KeplerOrbitClosesAfterOnePeriod) {
 
 // Two equal Plummer spheres, the second the point reflection of the first, falling together:
 // exact dynamics keeps x_B(t) = -x_A(t). The tree is not symmetric (Morton order is not), so
-// the reflection holds up to the force error; bounds measured with ~3x margin.
+// the reflection holds up to the force error. Measured on the CPU: RMS asymmetry 5.3e-5, worst
+// body 2.2e-4, mean of the pair sums 3.8e-6; the bounds leave ~4x.
 TEST_P(BarnesHut, MirrorCollisionStaysSymmetric) {
   const context ctx = testing::make_context(GetParam());
-  const std::int64_t half = 1024, steps = sanitizer_sized() ? 20 : 400;
+  const std::int64_t half = 512, steps = sanitizer_sized() ? 20 : 200;
   const auto a = nbody::plummer(half, 7);
   body_set<double> b;
   b.resize(2 * half);
@@ -308,7 +313,7 @@ TEST_P(BarnesHut, MirrorCollisionStaysSymmetric) {
   const double moved = std::abs(s.x[0] - b.x[0]) + std::abs(s.vx[0] - b.vx[0]);
   EXPECT_GT(moved, 0.0);
   EXPECT_LE(std::sqrt(sum2 / double(half)), 2e-4) << "RMS asymmetry";
-  EXPECT_LE(worst, 5e-3) << "worst body";
+  EXPECT_LE(worst, 1e-3) << "worst body";
   EXPECT_LE(std::hypot(cx, cy, cz) / double(half), 2e-5) << "the clusters' centres";
 }
 
