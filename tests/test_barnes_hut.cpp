@@ -3,6 +3,8 @@
 // against the all-pairs oracle, force-error bounds at theta 0.5 and 0.25, conservation, a
 // Kepler orbit and a mirror-symmetric collision, n = 1 and 2, coincident, zero-mass and far
 // bodies, and bad input.
+#include <CLI/CLI.hpp>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +13,19 @@
 #include <numeric>
 
 #include "barnes_hut.hpp"
+#include "cli/commands.hpp"
 #include "barnes_hut_accuracy.hpp"
 #include "body_system.hpp"
 #include "diagnostics.hpp"
 #include "initial_conditions.hpp"
 #include "reference/nbody_ref.hpp"
 #include "support/test_support.hpp"
+
+// The CLI's main() normally defines this; the tests call the subcommand directly.
+std::string& parprim::cli::invoked_command() {
+  static std::string line = "parprim nbody (test)";
+  return line;
+}
 
 namespace parprim {
 namespace {
@@ -434,6 +443,50 @@ TEST(BarnesHutCuda, MatchesTheCpuBackend) {
     EXPECT_EQ(tc.left, td.left);
     EXPECT_EQ(tc.id, td.id);
   }
+}
+
+// ---- The command line ----------------------------------------------------------------------
+
+int run_cli(std::vector<std::string> args) {
+  CLI::App app;
+  int exit_code = -1;
+  cli::add_nbody_command(app, exit_code);
+  args.insert(args.begin(), "nbody");
+  std::vector<const char*> argv = {"parprim"};
+  for (auto& a : args) argv.push_back(a.c_str());
+  app.parse(int(argv.size()), const_cast<char**>(argv.data()));
+  return exit_code;
+}
+
+TEST(BarnesHutCli, AccuracyAndSimulation) {
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(run_cli({"--method", "barnes-hut", "--theta", "0.25", "--accuracy", "--n", "3000", "--accuracy-sample",
+                     "300", "--backend", "cpu"}),
+            0);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_THAT(out, ::testing::HasSubstr("Barnes-Hut forces (theta = 0.25)"));
+  EXPECT_THAT(out, ::testing::HasSubstr("over 300 bodies"));
+  EXPECT_THAT(out, ::testing::HasSubstr("99th percentile"));
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(run_cli({"--method", "barnes-hut", "--init", "collision", "--n", "1000", "--steps", "20", "--backend",
+                     "cpu"}),
+            0);
+  out = ::testing::internal::GetCapturedStdout();
+  EXPECT_THAT(out, ::testing::HasSubstr("relative drift"));
+  auto rejects = [](std::vector<std::string> args, const std::string& text) {
+    try {
+      run_cli(args);
+      ADD_FAILURE() << "accepted: " << ::testing::PrintToString(args);
+    } catch (const error& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr(text));
+    } catch (const CLI::ParseError& e) {
+      EXPECT_THAT(std::string(e.what()), ::testing::HasSubstr(text));
+    }
+  };
+  rejects({"--method", "barnes-hut", "--theta", "1.5", "--backend", "cpu"}, "--theta=1.5");
+  rejects({"--method", "octree", "--backend", "cpu"}, "--method");
+  rejects({"--method", "barnes-hut", "--ladder"}, "--ladder");
+  rejects({"--accuracy", "--accuracy-sample", "0", "--backend", "cpu"}, "--accuracy-sample=0");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BarnesHut, ::testing::ValuesIn(testing::all_backends()),
