@@ -37,14 +37,28 @@ using cuda::vec4;
 // so both backends make the same decisions (their forces differ only by rounding).
 inline constexpr int walk_group = 32;
 
+// An opened node of at most this many bodies is not descended into: its bodies are summed
+// directly, one after the other (contiguous in memory), which replaces up to 2 * 16 - 1 node
+// visits, each a vote and two dependent loads, by 16 plain interactions (Bonsai's leaves hold
+// up to 16 bodies for the same reason).
+inline constexpr int leaf_bucket = 16;
+
 // What the walk reads per internal node, in one 16-byte record: the opening radius squared
 // and the two places to go next.
 template <class T>
 struct alignas(16) node_link {
   T open2;     // open the node when the distance to its centre of mass squared is below this
-  int left;    // the first child (node id)
+  int left;    // >= 0: the first child (node id); < 0: a bucket of bodies ~left .. (see below)
   int escape;  // the node after the subtree (node id, or -1)
 };
+
+// The last body of a subtree, from its escape: the subtree is followed by the node that
+// starts at the next body (an internal node's range starts at its own index when it is a
+// right child; a leaf's at its body), or by nothing when it ends at the last body.
+PARPRIM_BH_HD std::int64_t last_body_before(int escape, std::int64_t n) {
+  if (escape < 0) return n - 1;
+  return (escape >= n - 1 ? escape - (n - 1) : escape) - 1;
+}
 
 // Every array of a tree; sizes in brackets. Device pointers on CUDA, host pointers on the CPU.
 template <class T>
@@ -92,7 +106,8 @@ PARPRIM_BH_HD int common_prefix(const std::uint64_t* codes, std::int64_t n, std:
 // Internal node i: its range of leaves, found from i alone (the direction by comparing with
 // both neighbours, the far end by an exponential then a binary search), and its split: the
 // last leaf that shares more than the range's common prefix with the first (binary search).
-// Writes the node's children and range end, the children's parent, and skip[split].
+// Writes the node's children and range end, the children's parent, skip[split], and the
+// walk's `left` (a child, or the first body of a bucket).
 template <class T>
 PARPRIM_BH_HD void build_node(const tree_arrays<T>& t, std::int64_t i) {
   const std::uint64_t* k = t.codes;
@@ -119,6 +134,7 @@ PARPRIM_BH_HD void build_node(const tree_arrays<T>& t, std::int64_t i) {
   t.left[i] = l;
   t.right[i] = r;
   t.last[i] = static_cast<int>(last);
+  t.links[i].left = last - first + 1 <= leaf_bucket ? ~static_cast<int>(first) : l;
   t.parent[l] = static_cast<int>(i);
   t.parent[r] = static_cast<int>(i);
   t.skip[split] = r;

@@ -74,7 +74,8 @@ void moments(const context& ctx, const tree::tree_arrays<T>& t, T theta) {
       T open2;
       tree::combine(moments_of(t, t.left[node]), moments_of(t, t.right[node]), theta, t.com[node],
                     t.box_lo[node], t.box_hi[node], open2);
-      t.links[node] = {open2, t.left[node], t.skip[t.last[node]]};
+      t.links[node].open2 = open2;
+      t.links[node].escape = t.skip[t.last[node]];
       node = t.parent[node];
     }
   }
@@ -109,8 +110,18 @@ void walk(const context& ctx, const tree::tree_arrays<T>& t, T eps2, T* ax, T* a
           const T dx = src.x - px[l], dy = src.y - py[l], dz = src.z - pz[l];
           open = open || dx * dx + dy * dy + dz * dz < link.open2;
         }
-        if (open) {
+        if (open && link.left >= 0) {
           node = link.left;
+          continue;
+        }
+        if (open) {  // a bucket: its bodies one by one
+          const std::int64_t last = tree::last_body_before(link.escape, n);
+          for (std::int64_t j = ~link.left; j <= last; ++j) {
+            const vec4<T> b = t.bodies[j];
+#pragma omp simd
+            for (int l = 0; l < g; ++l) tree::attract(px[l], py[l], pz[l], b, eps2, sx[l], sy[l], sz[l]);
+          }
+          node = link.escape;
           continue;
         }
         node = link.escape;

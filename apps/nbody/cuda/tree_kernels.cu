@@ -8,7 +8,8 @@
 // walk      one thread per body, bodies in Morton order, a warp per group of 32: the opening
 //           decision is a warp vote, so `node` stays warp-uniform (no divergence, and each
 //           node record is one broadcast load for the whole warp). Stackless: the next node is
-//           read from the node itself (its left child or its escape).
+//           read from the node itself (its left child or its escape); an opened node of at
+//           most leaf_bucket bodies is summed body by body.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -94,10 +95,10 @@ __global__ void __launch_bounds__(tree_tuning::block) moments_kernel(tree::tree_
     if (atomicAdd(&t.arrivals[node], 1u) == 0) return;
     __threadfence();
     T open2;
-    const int left = t.left[node];
-    tree::combine(child_moments(t, left), child_moments(t, t.right[node]), theta, t.com[node], t.box_lo[node],
+    tree::combine(child_moments(t, t.left[node]), child_moments(t, t.right[node]), theta, t.com[node], t.box_lo[node],
                   t.box_hi[node], open2);
-    t.links[node] = {open2, left, t.skip[t.last[node]]};
+    t.links[node].open2 = open2;
+    t.links[node].escape = t.skip[t.last[node]];
     node = t.parent[node];
   }
 }
@@ -119,7 +120,14 @@ __global__ void __launch_bounds__(tree_tuning::walk_block)
       src = t.com[node];
       const T dx = src.x - me.x, dy = src.y - me.y, dz = src.z - me.z;
       if (__any_sync(0xffffffffu, dx * dx + dy * dy + dz * dz < link.open2)) {
-        node = link.left;
+        if (link.left >= 0) {
+          node = link.left;
+          continue;
+        }
+        // A bucket: its bodies one by one (each load a broadcast to the warp).
+        const std::int64_t last = tree::last_body_before(link.escape, n);
+        for (std::int64_t j = ~link.left; j <= last; ++j) tree::attract(me.x, me.y, me.z, t.bodies[j], eps2, sx, sy, sz);
+        node = link.escape;
         continue;
       }
       node = link.escape;
