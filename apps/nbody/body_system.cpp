@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "barnes_hut.hpp"
 #include "core/validate.hpp"
 #include "systems.hpp"
 
@@ -64,10 +65,26 @@ std::unique_ptr<body_system<T>> make_body_system(const context& ctx, const body_
   return make_cpu_body_system<T>(ctx, bodies, eps);
 }
 
+template <class T>
+std::unique_ptr<body_system<T>> make_body_system(const context& ctx, const body_set<T>& bodies, T eps,
+                                                 const force_options& forces) {
+  if (forces.method == force_method::all_pairs) return make_body_system<T>(ctx, bodies, eps);
+  detail::checker c(ctx, "nbody::make_body_system");
+  if (!(eps >= 0) || !std::isfinite(eps))
+    c.fail("eps=" + show(eps) + " must be a finite softening length >= 0");
+  if (!(forces.theta >= 0 && forces.theta <= 1))
+    c.fail("theta=" + show(forces.theta) + " must be in [0, 1] (0: open every node)");
+  return make_barnes_hut_system<T>(ctx, bodies, eps, T(forces.theta));
+}
+
 template class body_system<float>;
 template class body_system<double>;
 template std::unique_ptr<body_system<float>> make_body_system<float>(const context&, const body_set<float>&, float);
 template std::unique_ptr<body_system<double>> make_body_system<double>(const context&, const body_set<double>&,
                                                                        double);
+template std::unique_ptr<body_system<float>> make_body_system<float>(const context&, const body_set<float>&, float,
+                                                                     const force_options&);
+template std::unique_ptr<body_system<double>> make_body_system<double>(const context&, const body_set<double>&,
+                                                                       double, const force_options&);
 
 }  // namespace parprim::nbody

@@ -91,11 +91,25 @@ class body_system {
   std::int64_t steps_ = 0;
 };
 
+// How forces are computed: every pair (exact, n^2 work), or a Barnes-Hut tree (n log n work;
+// barnes_hut.hpp) that replaces a group of far bodies by its centre of mass when the group's
+// size / distance is below theta (theta in [0, 1]; 0 opens every node, giving the exact sum).
+enum class force_method { all_pairs, barnes_hut };
+
+struct force_options {
+  force_method method = force_method::all_pairs;
+  double theta = 0.5;
+};
+
 // A body system on ctx's backend holding `bodies`, with softening length eps >= 0 (eps = 0:
 // pure Newtonian gravity; a pair of bodies at exactly the same place then exerts no force).
 // Throws parprim::error for an empty or inconsistent body set, a negative or non-finite mass,
 // coordinate or eps.
 template <class T>
 std::unique_ptr<body_system<T>> make_body_system(const context& ctx, const body_set<T>& bodies, T eps);
+// The same with a choice of force method (throws for a theta outside [0, 1]).
+template <class T>
+std::unique_ptr<body_system<T>> make_body_system(const context& ctx, const body_set<T>& bodies, T eps,
+                                                 const force_options& forces);
 
 }  // namespace parprim::nbody

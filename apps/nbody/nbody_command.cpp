@@ -21,7 +21,7 @@ struct nbody_args {
   std::string precision = "float";
   std::string backend_name = "auto";
   std::string json_path;
-  bool compare = false, ladder = false;
+  bool compare = false, ladder = false, accuracy = false;
   std::vector<std::string> ladder_steps;
   std::int64_t ladder_cpu = -1;  // -1: the ladder's default
   int gpus = 0;                  // --gpus N: a device group of GPUs 0..N-1
@@ -86,7 +86,11 @@ void run(nbody_args& a) {
     if (!probe) throw error(errc::io_error, "parprim nbody: cannot write --json file " + a.json_path);
   }
   nlohmann::json doc = {{"command", invoked_command()}};
-  if (a.ladder) {
+  if (a.ladder && o.method != "all-pairs") bad("--ladder times the all-pairs kernels (leave out --method)");
+  if (a.accuracy) {
+    nbody::validate(o);
+    doc["accuracy"] = nbody::run_accuracy(make_context(a.backend_name), o, std::cout);
+  } else if (a.ladder) {
     if (o.double_precision) bad("--ladder measures the float kernels (leave out --precision double)");
     nbody::ladder_options lo;
     lo.n = a.n_option->count() ? o.n : (std::int64_t(1) << 18);
@@ -134,7 +138,7 @@ void run(nbody_args& a) {
 void add_nbody_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<nbody_args>();
   auto& o = a->run;
-  auto* cmd = app.add_subcommand("nbody", "Gravitational N-body simulation (all pairs, leapfrog), the course's "
+  auto* cmd = app.add_subcommand("nbody", "Gravitational N-body simulation (all pairs or Barnes-Hut, leapfrog), the course's "
                                           "tuning ladder (--ladder) and a CPU/CUDA comparison (--compare)");
   a->n_option = cmd->add_option("--n", o.n, "Number of bodies (default 16384; --ladder 2^18; --compare 4096)");
   a->steps_option = cmd->add_option("--steps", o.steps, "Leapfrog steps (default 100; --compare 10)");
@@ -155,9 +159,17 @@ void add_nbody_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--frames", o.frame_dir, "Write PNG frames (frame_000000.png, ...) into DIR");
   cmd->add_option("--frame-every", o.frame_every, "A frame every K steps (default 1)");
   cmd->add_option("--frame-size", o.frame_size, "Frame width and height in pixels (default 512)");
+  cmd->add_option("--method", o.method, "Forces: all-pairs (exact, the default) or barnes-hut (tree, n log n)")
+      ->check(CLI::IsMember({"all-pairs", "barnes-hut"}));
+  cmd->add_option("--theta", o.theta, "Barnes-Hut opening angle in [0, 1] (default 0.5; smaller: more accurate)");
+  auto* acc = cmd->add_flag("--accuracy", a->accuracy,
+                            "Print the relative force error against exact sums over a sample of bodies");
+  cmd->add_option("--accuracy-sample", o.accuracy_sample, "--accuracy: bodies compared (default 1000)")->needs(acc);
   auto* cmp = cmd->add_flag("--compare", a->compare, "Run CPU and CUDA on the same bodies and report the differences");
   auto* lad = cmd->add_flag("--ladder", a->ladder, "Time the tuning ladder of force kernels (float)");
   cmp->excludes(lad);
+  acc->excludes(cmp);
+  acc->excludes(lad);
   cmd->add_option("--ladder-steps", a->ladder_steps, "--ladder: only these GPU steps, e.g. equal_mass,gems3_tiled")
       ->delimiter(',')
       ->needs(lad);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "barnes_hut_accuracy.hpp"
 #include "body_system.hpp"
 #include "diagnostics.hpp"
 #include "initial_conditions.hpp"
@@ -28,6 +29,14 @@ std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
+}
+
+force_options forces_of(const run_options& o) {
+  return {o.method == "barnes-hut" ? force_method::barnes_hut : force_method::all_pairs, o.theta};
+}
+
+std::string method_text(const run_options& o) {
+  return o.method == "barnes-hut" ? "Barnes-Hut forces (theta = " + num(o.theta) + ")" : "all-pairs forces";
 }
 
 body_set<double> initial_bodies(const run_options& o) {
@@ -67,13 +76,13 @@ nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& 
   if (o.init == "file" && o.n_given && n != o.n)
     bad("--n=" + std::to_string(o.n) + " but " + o.file + " holds " + std::to_string(n) +
         " bodies (leave out --n with --init file)");
-  auto sys = make_body_system<T>(ctx, start, T(o.eps));
+  auto sys = make_body_system<T>(ctx, start, T(o.eps), forces_of(o));
   const std::int64_t diag_every = o.diag_every > 0 ? o.diag_every : std::max<std::int64_t>(1, o.steps / 10);
 
   out << "parprim nbody: " << n << " bodies (" << o.init << (o.init == "file" ? " " + o.file : "")
       << ", seed " << o.seed << "), " << (sizeof(T) == 4 ? "float" : "double") << " on " << ctx.name()
       << ", " << o.steps << " steps of dt = " << num(o.dt) << ", eps = " << num(o.eps)
-      << (sys->equal_masses() ? ", equal masses" : "") << "\n";
+      << (sys->equal_masses() ? ", equal masses" : "") << ", " << method_text(o) << "\n";
 
   std::unique_ptr<diagnostics_log> log;
   if (!o.diag_path.empty()) log = std::make_unique<diagnostics_log>(o.diag_path);
@@ -135,7 +144,8 @@ nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& 
       << num(std::hypot(d0.lx, d0.ly, d0.lz)) << " -> " << num(std::hypot(last.lx, last.ly, last.lz)) << "\n";
   if (o.steps > 0)
     out << o.steps << " steps in " << num(seconds) << " s (including diagnostics and output): "
-        << num(steps_per_s) << " steps/s, " << num(steps_per_s * interactions_per_step(n)) << " interactions/s\n";
+        << num(steps_per_s) << " steps/s, " << num(steps_per_s * interactions_per_step(n)) << " interactions/s"
+        << (o.method == "barnes-hut" ? " (all-pairs equivalent)" : "") << "\n";
   if (frame > 0) out << frame << " frames in " << o.frame_dir << "\n";
 
   return {{"n", n},
@@ -150,6 +160,8 @@ nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& 
           {"steps_per_s", steps_per_s},
           {"interactions_per_s", steps_per_s * interactions_per_step(n)},
           {"rel_energy_drift", drift},
+          {"method", o.method},
+          {"theta", o.theta},
           {"diagnostics", diag_rows}};
 }
 
@@ -170,8 +182,8 @@ std::pair<double, double> rel_error(const A& ux, const A& uy, const A& uz, const
 template <class T>
 nlohmann::json compare(const context& cpu, const context& gpu, const run_options& o, std::ostream& out) {
   const body_set<T> start = initial_bodies(o).template as<T>();
-  auto a = make_body_system<T>(cpu, start, T(o.eps));
-  auto b = make_body_system<T>(gpu, start, T(o.eps));
+  auto a = make_body_system<T>(cpu, start, T(o.eps), forces_of(o));
+  auto b = make_body_system<T>(gpu, start, T(o.eps), forces_of(o));
   const auto acc_a = a->accelerations(), acc_b = b->accelerations();
   const auto acc = rel_error(acc_b.x, acc_b.y, acc_b.z, acc_a.x, acc_a.y, acc_a.z);
   a->advance(o.steps, T(o.dt));
@@ -179,7 +191,7 @@ nlohmann::json compare(const context& cpu, const context& gpu, const run_options
   const auto sa = a->state(), sb = b->state();
   const auto pos = rel_error(sb.x, sb.y, sb.z, sa.x, sa.y, sa.z);
   const auto vel = rel_error(sb.vx, sb.vy, sb.vz, sa.vx, sa.vy, sa.vz);
-  out << "parprim nbody --compare: " << start.size() << " bodies (" << o.init << "), "
+  out << "parprim nbody --compare: " << start.size() << " bodies (" << o.init << "), " << method_text(o) << ", "
       << (sizeof(T) == 4 ? "float" : "double") << ", " << cpu.name() << " vs " << gpu.name() << "\n"
       << "accelerations at step 0: relative error " << num(acc.first) << " (worst body " << num(acc.second) << ")\n"
       << "positions after " << o.steps << " steps: relative error " << num(pos.first) << " (worst body "
@@ -192,6 +204,29 @@ nlohmann::json compare(const context& cpu, const context& gpu, const run_options
           {"position_rel_error", pos.first},
           {"position_worst_rel_error", pos.second},
           {"velocity_rel_error", vel.first}};
+}
+
+template <class T>
+nlohmann::json accuracy(const context& ctx, const run_options& o, std::ostream& out) {
+  const body_set<T> start = initial_bodies(o).template as<T>();
+  auto sys = make_body_system<T>(ctx, start, T(o.eps), forces_of(o));
+  const auto t0 = std::chrono::steady_clock::now();
+  sys->accelerations();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const force_error e = measure_force_error(*sys, even_sample(start.size(), o.accuracy_sample));
+  out << "parprim nbody --accuracy: " << start.size() << " bodies (" << o.init << ", seed " << o.seed << "), "
+      << (sizeof(T) == 4 ? "float" : "double") << " on " << ctx.name() << ", " << method_text(o)
+      << ", eps = " << num(o.eps) << "\n"
+      << "relative force error |a - a_exact| / |a_exact| over " << e.sample
+      << " bodies (exact: double-precision sums over all bodies):\n"
+      << "  median " << num(e.median) << ", RMS " << num(e.rms) << ", 99th percentile " << num(e.p99) << ", max "
+      << num(e.max) << "\n"
+      << "forces in " << num(ms) << " ms (first evaluation, including the tree build)\n";
+  return {{"n", start.size()},       {"init", o.init},       {"seed", o.seed},
+          {"precision", sizeof(T) == 4 ? "float" : "double"}, {"backend", ctx.name()},
+          {"method", o.method},      {"theta", o.theta},     {"eps", o.eps},
+          {"sample", e.sample},      {"median", e.median},   {"rms", e.rms},
+          {"p99", e.p99},            {"max", e.max},         {"force_ms", ms}};
 }
 
 }  // namespace
@@ -209,6 +244,10 @@ void validate(const run_options& o) {
   if (o.snapshot_every < 0) bad("--snapshot-every=" + std::to_string(o.snapshot_every) + " is negative");
   if (o.snapshot_every > 0 && o.snapshot_dir.empty()) bad("--snapshot-every needs --snapshots DIR");
   if (o.frame_every < 1) bad("--frame-every=" + std::to_string(o.frame_every) + " must be at least 1");
+  if (o.method != "all-pairs" && o.method != "barnes-hut")
+    bad("--method=" + o.method + " must be all-pairs or barnes-hut");
+  if (!(o.theta >= 0 && o.theta <= 1)) bad("--theta=" + num(o.theta) + " must be in [0, 1]");
+  if (o.accuracy_sample < 1) bad("--accuracy-sample=" + std::to_string(o.accuracy_sample) + " must be at least 1");
   if (o.frame_size < 16 || o.frame_size > 8192)
     bad("--frame-size=" + std::to_string(o.frame_size) + " must be between 16 and 8192");
 }
@@ -216,6 +255,11 @@ void validate(const run_options& o) {
 nlohmann::json run_simulation(const context& ctx, const run_options& o, std::ostream& out) {
   validate(o);
   return o.double_precision ? simulate<double>(ctx, o, out) : simulate<float>(ctx, o, out);
+}
+
+nlohmann::json run_accuracy(const context& ctx, const run_options& o, std::ostream& out) {
+  validate(o);
+  return o.double_precision ? accuracy<double>(ctx, o, out) : accuracy<float>(ctx, o, out);
 }
 
 nlohmann::json run_compare(const context& cpu, const context& gpu, const run_options& o, std::ostream& out) {

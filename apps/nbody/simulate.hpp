@@ -28,6 +28,9 @@ struct run_options {
   std::string frame_dir;
   std::int64_t frame_every = 1;
   int frame_size = 512;
+  std::string method = "all-pairs";  // all-pairs | barnes-hut
+  double theta = 0.5;                // opening angle of --method barnes-hut
+  std::int64_t accuracy_sample = 1000;  // bodies compared by --accuracy
 };
 
 // Checks the options (one parprim::error naming the option for the first bad one).
@@ -35,6 +38,10 @@ void validate(const run_options& o);
 
 // Runs the simulation on ctx, prints a summary to out; returns the summary as JSON.
 nlohmann::json run_simulation(const context& ctx, const run_options& o, std::ostream& out);
+
+// --accuracy: the relative force error of o.method (at o.theta) against exact double-precision
+// sums over o.accuracy_sample bodies: median, RMS, 99th percentile and maximum.
+nlohmann::json run_accuracy(const context& ctx, const run_options& o, std::ostream& out);
 
 // Runs the same bodies on the CPU and on CUDA for o.steps steps, prints the relative errors
 // of the accelerations (at the start) and of the positions (at the end).

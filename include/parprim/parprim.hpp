@@ -13,6 +13,7 @@
 #include "parprim/gemm.hpp"
 #include "parprim/group.hpp"
 #include "parprim/histogram.hpp"
+#include "parprim/morton.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/partition.hpp"
 #include "parprim/reduce.hpp"
