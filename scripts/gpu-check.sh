@@ -7,6 +7,9 @@
 #             $OUT/sanitize-logs.tgz
 #   bench     `parprim info` and `parprim bench --backend cuda` with JSON, in $OUT/bench.*
 #   examples  the example images (N-body frame, ray-traced spheres) in $OUT/
+#   python    `pip install .` (both backends, no network: --no-build-isolation), the pytest
+#             suite on NumPy/CuPy/PyTorch arrays, and bench/python against torch/cupy, in $OUT/
+#   multi     device groups on every GPU of the machine (scripts/multi-gpu-check.sh)
 # Usage: scripts/gpu-check.sh [stage...]   (OUT defaults to ./out; BUILD to ./build-gpu)
 # Dependencies that cannot be installed on the machine are taken from .deps/ when present
 # (scripts/fetch-deps-bundle.sh).
@@ -174,6 +177,27 @@ stage_examples() {
     note "raytrace example rc=$rc"
   fi
   return $rc
+}
+
+stage_python() {
+  note "python: pip install + pytest + bench"
+  python3 -m venv --system-site-packages "$BUILD-pyenv" &&
+    CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$BUILD-pyenv/bin/pip" install --no-build-isolation --no-deps . \
+      >"$OUT/pip.log" 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] || { tail -n 20 "$OUT/pip.log"; note "python install FAILED"; return 1; }
+  "$BUILD-pyenv/bin/python" -c "import parprim; print(parprim.build_info())" | tee "$OUT/python-build-info.txt"
+  "$BUILD-pyenv/bin/python" -m pytest tests/python -q -rs -p no:cacheprovider >"$OUT/pytest.log" 2>&1
+  rc=$?
+  tail -n 5 "$OUT/pytest.log"
+  "$BUILD-pyenv/bin/python" bench/python/bench_python.py --out "$OUT/python-bench" >"$OUT/python-bench.log" 2>&1 ||
+    { tail -n 20 "$OUT/python-bench.log"; rc=1; }
+  note "python rc=$rc"
+  return $rc
+}
+
+stage_multi() {
+  OUT="$OUT/multi-gpu" BUILD="$BUILD-multi" scripts/multi-gpu-check.sh
 }
 
 for s in "${stages[@]}"; do
