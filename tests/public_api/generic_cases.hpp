@@ -36,6 +36,14 @@ struct affine_then {
   }
 };
 
+// Decimal concatenation of digit strings mod p: (value, 10^length); not commutative.
+struct digits {
+  std::uint32_t value, scale;
+};
+PARPRIM_HD digits concat(const digits& a, const digits& b) {
+  return digits{add_mod(mul_mod(a.value, b.scale), b.value), mul_mod(a.scale, b.scale)};
+}
+
 // 2x2 matrices over Z_p, row-major; the product is not commutative.
 struct mat2 {
   std::uint32_t m[4];

@@ -22,11 +22,13 @@ TEST(PublicApiHost, LambdasOnCpu) {
   EXPECT_EQ(std::vector<int>(y.begin(), y.begin() + 3), (std::vector<int>{5, 8, 7}));
   transform(ctx, span<const int>(x), span<int>(z), [](int v) { return v * v; });
   EXPECT_EQ(z, (std::vector<int>{25, 9, 64, 0, 1, 49}));
-  // Non-commutative: string-like concatenation of digits, base 10.
-  std::vector<std::int64_t> d{1, 2, 3, 4}, e(4);
-  inclusive_scan(ctx, span<const std::int64_t>(d), span<std::int64_t>(e),
-                 [](std::int64_t a, std::int64_t b) { return a * 10 + b; });
-  EXPECT_EQ(e, (std::vector<std::int64_t>{1, 12, 123, 1234}));
+  // Non-commutative: concatenation of decimal digits.
+  using generic_cases::digits;
+  std::vector<digits> d{{1, 10}, {2, 10}, {3, 10}, {4, 10}}, e(4);
+  inclusive_scan(ctx, span<const digits>(d), span<digits>(e),
+                 [](const digits& a, const digits& b) { return generic_cases::concat(a, b); });
+  const std::uint32_t want[] = {1, 12, 123, 1234};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(e[std::size_t(i)].value, want[i]);
 }
 
 TEST(PublicApiHost, CudaContextNeedsNvcc) {

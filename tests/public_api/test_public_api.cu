@@ -17,9 +17,12 @@ std::int64_t split_small(const context& ctx, span<const double> in, span<double>
 void affine_map(const context& ctx, span<const float> in, span<double> out) {
   transform(ctx, in, out, [] __host__ __device__(float v) { return double(v) * 3.0 + 1.0; });
 }
-void digits(const context& ctx, span<const std::int64_t> in, span<std::int64_t> out) {
-  inclusive_scan(ctx, in, out,
-                 [] __host__ __device__(std::int64_t a, std::int64_t b) { return (a * 10 + b) % 1000003; });
+void concat_digits(const context& ctx, span<const generic_cases::digits> in,
+                   span<generic_cases::digits> out) {
+  inclusive_scan(ctx, in, out, [] __host__ __device__(const generic_cases::digits& a,
+                                                      const generic_cases::digits& b) {
+    return generic_cases::concat(a, b);
+  });
 }
 std::int64_t sum_of_squares(const context& ctx, span<const int> in) {
   return transform_reduce(ctx, in, std::int64_t(0),
@@ -61,16 +64,17 @@ void run_lambda_cases(const context& ctx) {
     for (std::int64_t i = 0; i < n; ++i)
       ASSERT_EQ(mapped[std::size_t(i)], double(xf[std::size_t(i)]) * 3.0 + 1.0) << i;
 
-    std::vector<std::int64_t> xs(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) xs[std::size_t(i)] = (i * 7 + 3) % 10;
-    auto ins = buffer<std::int64_t>::from_host(ctx, xs);
-    buffer<std::int64_t> outs(ctx, n);
-    digits(ctx, ins.view(), outs.view());
+    std::vector<generic_cases::digits> xs(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) xs[std::size_t(i)] = {std::uint32_t((i * 7 + 3) % 10), 10u};
+    auto ins = buffer<generic_cases::digits>::from_host(ctx, xs);
+    buffer<generic_cases::digits> outs(ctx, n);
+    concat_digits(ctx, ins.view(), outs.view());
     auto scanned = outs.to_host();
-    std::int64_t acc = 0;
+    generic_cases::digits acc{0, 1};
     for (std::int64_t i = 0; i < n; ++i) {
-      acc = i == 0 ? xs[0] : (acc * 10 + xs[std::size_t(i)]) % 1000003;
-      ASSERT_EQ(scanned[std::size_t(i)], acc) << "n=" << n << " i=" << i;
+      acc = generic_cases::concat(acc, xs[std::size_t(i)]);
+      ASSERT_EQ(scanned[std::size_t(i)].value, acc.value) << "n=" << n << " i=" << i;
+      ASSERT_EQ(scanned[std::size_t(i)].scale, acc.scale) << "n=" << n << " i=" << i;
     }
   }
 }
