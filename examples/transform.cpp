@@ -16,10 +16,12 @@ int main() {
   parprim::transform<float>(ctx, sum, squared, parprim::unary_op::square);
   std::vector<float> result = squared.to_host();
 
-  // Any callable runs on a CPU context (for device lambdas see parprim/cuda/transform.cuh).
+  // Any callable: a lambda on a CPU context here; in a .cu file compiled by nvcc, a
+  // __host__ __device__ lambda runs on a CUDA context too (the generic layer).
   parprim::context cpu = parprim::context::cpu();
   std::vector<float> halves(a_host.size());
-  parprim::transform_fn<float, float>(cpu, a_host, halves, [](float x) { return x / 2; });
+  parprim::transform(cpu, parprim::span<const float>(a_host), parprim::span<float>(halves),
+                     [](float x) { return x / 2; });
 
   std::printf("%s: (999 + 2)^2 = %.0f; 999 / 2 = %.1f\n", ctx.name().c_str(), result[999],
               halves[999]);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "barnes_hut.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "systems.hpp"
 
 namespace parprim::nbody {

@@ -21,7 +21,6 @@
 #include "parprim/sort.hpp"
 #include "parprim/span.hpp"
 #include "parprim/transform.hpp"
-#include "parprim/transform_fn.hpp"
 #include "parprim/types.hpp"
 #include "parprim/version.hpp"
 #include "parprim/workspace.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op_functors.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "parprim/group.hpp"
 
 namespace parprim::detail {

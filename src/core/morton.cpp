@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/morton_code.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 
 namespace parprim {
 

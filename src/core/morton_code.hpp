@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/op_functors.hpp"  // PARPRIM_HD
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 #include "parprim/context.hpp"
 #include "parprim/morton.hpp"
 #include "parprim/span.hpp"

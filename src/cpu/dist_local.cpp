@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/op_functors.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "cpu/parallel.hpp"
 #include "parprim/types.hpp"
 

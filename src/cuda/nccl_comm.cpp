@@ -16,7 +16,7 @@
 #include <numeric>
 #include <thread>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 
 namespace parprim::cuda_rt {
 

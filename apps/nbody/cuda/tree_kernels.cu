@@ -15,7 +15,7 @@
 #include <algorithm>
 
 #include "../tree.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 
 namespace parprim::nbody::cuda_tree {
 namespace {

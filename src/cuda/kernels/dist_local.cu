@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "core/dist_local.hpp"
-#include "core/op_functors.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/morton_code.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/cuda/detail/launch.cuh"
 
 namespace parprim::cuda_kernels {
 namespace {
