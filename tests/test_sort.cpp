@@ -16,11 +16,13 @@
 #include "support/test_support.hpp"
 
 namespace parprim {
+
+// Found by argument-dependent lookup from GoogleTest's messages: in namespace parprim.
+std::ostream& operator<<(std::ostream& os, f16 h) { return os << "f16 0x" << std::hex << h.bits << std::dec; }
+
 namespace {
 
 using testing::fresh_seed;
-
-std::ostream& operator<<(std::ostream& os, f16 h) { return os << "f16 0x" << std::hex << h.bits << std::dec; }
 
 // Short key names (types.hpp names the six precompiled element types).
 template <class K>

@@ -13,7 +13,9 @@
 //   cuda  code compiled by nvcc (this header then brings in parprim/cuda/merge_sort.cuh): block
 //         sorts of tiles, then merge passes with merge-path partitioning (see that header).
 //         The comparator must be callable on the device (__host__ __device__, or an extended
-//         lambda with nvcc's --extended-lambda). Called from a file compiled by another
+//         lambda with nvcc's --extended-lambda). A tile of keys plus values must fit 48 KiB
+//         of shared memory at 512 elements: up to 96 bytes per key and value (a compile-time
+//         message otherwise). Called from a file compiled by another
 //         compiler, a CUDA context is a parprim::error that says so: the call never runs
 //         elsewhere silently.
 // Temporary memory: one copy of the keys (and values) and small tables, from `ws` when given.

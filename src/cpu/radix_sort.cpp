@@ -61,22 +61,27 @@ class block_scatter {
            std::int64_t chunk) {
     std::fill(fill_, fill_ + radix, 0);
     if (count_next) std::fill(next_counts_.begin(), next_counts_.end(), 0);
-    auto flush = [&](unsigned d) {
-      const int len = fill_[d];
+    // Writes digit d's buffered keys (len of them; `slots` when full, a constant the compiler
+    // turns into a few vector moves) and counts their next-pass digits by destination block.
+    auto flush = [&](unsigned d, int len) {
       const std::int64_t at = offset[d];
       const U* kb = &keys_[std::size_t(d) * slots];
       std::memcpy(dst_k + at, kb, std::size_t(len) * sizeof(U));
       if (src_v) std::memcpy(dst_v + at, &values_[std::size_t(d) * slots], std::size_t(len) * sizeof(W));
       if (count_next) {
-        // The written range [at, at + len) crosses at most one block boundary.
         std::int64_t block = at / chunk;
         std::int64_t boundary = (block + 1) * chunk;
-        for (int j = 0; j < len; ++j) {
-          if (at + j == boundary) {
-            ++block;
-            boundary += chunk;
+        if (at + len <= boundary) {  // the usual case: one destination block
+          std::int64_t* counts = &next_counts_[std::size_t(block) * radix];
+          for (int j = 0; j < len; ++j) ++counts[next_digit(kb[j])];
+        } else {
+          for (int j = 0; j < len; ++j) {
+            while (at + j >= boundary) {
+              ++block;
+              boundary += chunk;
+            }
+            ++next_counts_[std::size_t(block) * radix + next_digit(kb[j])];
           }
-          ++next_counts_[std::size_t(block) * radix + next_digit(kb[j])];
         }
       }
       offset[d] = at + len;
@@ -89,10 +94,10 @@ class block_scatter {
       keys_[std::size_t(d) * slots + f] = k;
       if (src_v) values_[std::size_t(d) * slots + f] = src_v[i];
       fill_[d] = f + 1;
-      if (f + 1 == slots) flush(d);
+      if (f + 1 == slots) flush(d, slots);
     }
     for (unsigned d = 0; d < unsigned(radix); ++d)
-      if (fill_[d]) flush(d);
+      if (fill_[d]) flush(d, fill_[d]);
   }
 
   const std::int64_t* next_counts() const { return next_counts_.data(); }
