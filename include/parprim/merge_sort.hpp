@@ -29,10 +29,13 @@
 #include <vector>
 
 #include "parprim/context.hpp"
+#include "parprim/detail/generic.hpp"
 #include "parprim/error.hpp"
 #include "parprim/span.hpp"
 #include "parprim/workspace.hpp"
 
+// Marks a comparator, key extractor or lambda as callable on host and device under nvcc
+// (nothing under other compilers).
 #if defined(__CUDACC__)
 #define PARPRIM_HOST_DEVICE __host__ __device__
 #else
@@ -48,6 +51,10 @@ struct less_than {
     return a < b;
   }
 };
+
+namespace detail {
+struct merge_sort_tag { static constexpr const char* header = "parprim/cuda/merge_sort.cuh"; };
+}  // namespace detail
 
 namespace merge_detail {
 
@@ -160,30 +167,19 @@ void cpu_merge_sort(const context& ctx, T* data, std::int64_t n, Comp comp, T* t
 
 }  // namespace merge_detail
 
-#if defined(__CUDACC__)
-namespace cuda_merge {
-template <class K, class V, bool HasValues, class Comp>
-void merge_sort(const context& ctx, K* keys, V* values, std::int64_t n, Comp comp, workspace* ws);
-}  // namespace cuda_merge
-#endif
+inline namespace PARPRIM_TU_NAMESPACE {
 
 template <class K, class Comp = less_than>
 void merge_sort(const context& ctx, span<K> keys, Comp comp = {}, workspace* ws = nullptr) {
-  static_assert(std::is_trivially_copyable_v<K> && std::is_default_constructible_v<K>,
-                "parprim::merge_sort: keys must be trivially copyable and default constructible");
+  detail::check_element_type<K>();
   merge_detail::check_span(ctx, "merge_sort", keys, "keys");
   if (ws && &ws->ctx().state() != &ctx.state()) merge_detail::fail(ctx, "merge_sort", "workspace belongs to another context");
   const std::int64_t n = keys.size();
   if (ctx.kind() == backend::cuda) {
-#if defined(__CUDACC__)
-    if (n > 1) cuda_merge::merge_sort<K, K, false>(ctx, keys.data(), nullptr, n, comp, ws);
+    if (n > 1)
+      detail::cuda_body<detail::merge_sort_tag, detail::with_nvcc<K>>::run(
+          ctx, "merge_sort", std::false_type{}, keys.data(), static_cast<K*>(nullptr), n, comp, ws);
     return;
-#else
-    merge_detail::fail(ctx, "merge_sort",
-                       "a comparator runs on the GPU only from code compiled by nvcc: compile "
-                       "this call in a .cu file (parprim/merge_sort.hpp brings in "
-                       "parprim/cuda/merge_sort.cuh there)");
-#endif
   }
   if (n <= 1) return;
   merge_detail::scratch temp(ctx, ws, std::size_t(n) * sizeof(K));
@@ -193,10 +189,8 @@ void merge_sort(const context& ctx, span<K> keys, Comp comp = {}, workspace* ws 
 template <class K, class V, class Comp = less_than>
 void merge_sort_pairs(const context& ctx, span<K> keys, span<V> values, Comp comp = {},
                       workspace* ws = nullptr) {
-  static_assert(std::is_trivially_copyable_v<K> && std::is_default_constructible_v<K> &&
-                    std::is_trivially_copyable_v<V> && std::is_default_constructible_v<V>,
-                "parprim::merge_sort_pairs: keys and values must be trivially copyable and "
-                "default constructible");
+  detail::check_element_type<K>();
+  detail::check_element_type<V>();
   const char* who = "merge_sort_pairs";
   merge_detail::check_span(ctx, who, keys, "keys");
   merge_detail::check_span(ctx, who, values, "values");
@@ -209,15 +203,10 @@ void merge_sort_pairs(const context& ctx, span<K> keys, span<V> values, Comp com
   if (ws && &ws->ctx().state() != &ctx.state()) merge_detail::fail(ctx, who, "workspace belongs to another context");
   const std::int64_t n = keys.size();
   if (ctx.kind() == backend::cuda) {
-#if defined(__CUDACC__)
-    if (n > 1) cuda_merge::merge_sort<K, V, true>(ctx, keys.data(), values.data(), n, comp, ws);
+    if (n > 1)
+      detail::cuda_body<detail::merge_sort_tag, detail::with_nvcc<K>>::run(
+          ctx, who, std::true_type{}, keys.data(), values.data(), n, comp, ws);
     return;
-#else
-    merge_detail::fail(ctx, who,
-                       "a comparator runs on the GPU only from code compiled by nvcc: compile "
-                       "this call in a .cu file (parprim/merge_sort.hpp brings in "
-                       "parprim/cuda/merge_sort.cuh there)");
-#endif
   }
   if (n <= 1) return;
   // Keys and values zipped, sorted as one element by the key, unzipped.
@@ -237,8 +226,9 @@ void merge_sort_pairs(const context& ctx, span<K> keys, span<V> values, Comp com
   }
 }
 
+}  // namespace PARPRIM_TU_NAMESPACE
 }  // namespace parprim
 
-#if defined(__CUDACC__)
+#if PARPRIM_WITH_NVCC
 #include "parprim/cuda/merge_sort.cuh"
 #endif

@@ -27,6 +27,10 @@
 
 namespace parprim {
 
+namespace detail {
+struct sort_by_key_tag { static constexpr const char* header = "parprim/cuda/sort_by_key.cuh"; };
+}  // namespace detail
+
 namespace sort_by_key_detail {
 
 template <class I>
@@ -69,17 +73,12 @@ void sort_on_cpu(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort
 
 }  // namespace sort_by_key_detail
 
-#if defined(__CUDACC__)
-namespace cuda_sort_by_key {
-template <class T, class I, class Index, class KeyOf>
-void sort(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort_order order, workspace* ws);
-}  // namespace cuda_sort_by_key
-#endif
+inline namespace PARPRIM_TU_NAMESPACE {
 
 template <class T, class KeyOf>
 void radix_sort_by_key(const context& ctx, span<T> data, KeyOf key_of,
                        sort_order order = sort_order::ascending, workspace* ws = nullptr) {
-  static_assert(std::is_trivially_copyable_v<T>, "parprim::radix_sort_by_key: elements must be trivially copyable");
+  detail::check_element_type<T>();
   using I = std::decay_t<decltype(key_of(std::declval<const T&>()))>;
   static_assert(sort_by_key_detail::is_image_v<I>,
                 "parprim::radix_sort_by_key: key_of must return std::uint8_t, std::uint16_t, "
@@ -92,25 +91,19 @@ void radix_sort_by_key(const context& ctx, span<T> data, KeyOf key_of,
   const std::int64_t n = data.size();
   const bool small = n <= std::int64_t(UINT32_MAX);
   if (ctx.kind() == backend::cuda) {
-#if defined(__CUDACC__)
-    if (n <= 1) return;
-    if (small) cuda_sort_by_key::sort<T, I, std::uint32_t>(ctx, data.data(), n, key_of, order, ws);
-    else cuda_sort_by_key::sort<T, I, std::uint64_t>(ctx, data.data(), n, key_of, order, ws);
+    if (n > 1)
+      detail::cuda_body<detail::sort_by_key_tag, detail::with_nvcc<T>>::run(
+          ctx, who, std::bool_constant<true>{}, data.data(), n, key_of, order, ws);
     return;
-#else
-    merge_detail::fail(ctx, who,
-                       "a key extractor runs on the GPU only from code compiled by nvcc: compile "
-                       "this call in a .cu file (parprim/sort_by_key.hpp brings in "
-                       "parprim/cuda/sort_by_key.cuh there)");
-#endif
   }
   if (n <= 1) return;
   if (small) sort_by_key_detail::sort_on_cpu<T, I, std::uint32_t>(ctx, data.data(), n, key_of, order, ws);
   else sort_by_key_detail::sort_on_cpu<T, I, std::uint64_t>(ctx, data.data(), n, key_of, order, ws);
 }
 
+}  // namespace PARPRIM_TU_NAMESPACE
 }  // namespace parprim
 
-#if defined(__CUDACC__)
+#if PARPRIM_WITH_NVCC
 #include "parprim/cuda/sort_by_key.cuh"
 #endif

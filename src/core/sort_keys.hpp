@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/op_functors.hpp"  // PARPRIM_HD
-#include "parprim/sort.hpp"         // f16
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
+#include "parprim/sort.hpp"                  // f16
 
 namespace parprim::detail {
 

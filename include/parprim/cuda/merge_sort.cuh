@@ -294,3 +294,16 @@ void merge_sort(const context& ctx, K* keys, V* values, std::int64_t n, Comp com
 }
 
 }  // namespace parprim::cuda_merge
+
+namespace parprim::detail {
+
+template <>
+struct cuda_body<merge_sort_tag, true> {
+  template <bool HasValues, class K, class V, class Comp>
+  static void run(const context& ctx, const char*, std::bool_constant<HasValues>, K* keys,
+                  V* values, std::int64_t n, Comp comp, workspace* ws) {
+    cuda_merge::merge_sort<K, V, HasValues>(ctx, keys, values, n, comp, ws);
+  }
+};
+
+}  // namespace parprim::detail

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "parprim/sort_by_key.hpp"
 
@@ -62,3 +64,18 @@ void sort(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort_order 
 }
 
 }  // namespace parprim::cuda_sort_by_key
+
+namespace parprim::detail {
+
+template <>
+struct cuda_body<sort_by_key_tag, true> {
+  template <class T, class KeyOf>
+  static void run(const context& ctx, const char*, std::true_type, T* data, std::int64_t n,
+                  KeyOf key_of, sort_order order, workspace* ws) {
+    using I = std::decay_t<decltype(key_of(std::declval<const T&>()))>;
+    if (n <= std::int64_t(UINT32_MAX)) cuda_sort_by_key::sort<T, I, std::uint32_t>(ctx, data, n, key_of, order, ws);
+    else cuda_sort_by_key::sort<T, I, std::uint64_t>(ctx, data, n, key_of, order, ws);
+  }
+};
+
+}  // namespace parprim::detail

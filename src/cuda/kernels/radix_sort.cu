@@ -30,8 +30,8 @@
 #include <cstdint>
 
 #include "core/sort_keys.hpp"
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/kernels/radix_sort_histogram.cuh"
 #include "cuda/kernels/radix_sort_pass.cuh"
 #include "cuda/sort_backend.hpp"
