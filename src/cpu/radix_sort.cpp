@@ -60,7 +60,15 @@ class block_scatter {
            std::int64_t* offset, Digit digit, bool count_next, NextDigit next_digit,
            std::int64_t chunk) {
     std::fill(fill_, fill_ + radix, 0);
-    if (count_next) std::fill(next_counts_.begin(), next_counts_.end(), 0);
+    if (count_next) {
+      std::fill(next_counts_.begin(), next_counts_.end(), 0);
+      // Each digit's destination block and where it ends, advanced as the digit's writes
+      // move forward (no division per write).
+      for (int d = 0; d < radix; ++d) {
+        dest_block_[d] = offset[d] / chunk;
+        dest_end_[d] = (dest_block_[d] + 1) * chunk;
+      }
+    }
     // Writes digit d's buffered keys (len of them; `slots` when full, a constant the compiler
     // turns into a few vector moves) and counts their next-pass digits by destination block.
     auto flush = [&](unsigned d, int len) {
@@ -69,18 +77,16 @@ class block_scatter {
       std::memcpy(dst_k + at, kb, std::size_t(len) * sizeof(U));
       if (src_v) std::memcpy(dst_v + at, &values_[std::size_t(d) * slots], std::size_t(len) * sizeof(W));
       if (count_next) {
-        std::int64_t block = at / chunk;
-        std::int64_t boundary = (block + 1) * chunk;
-        if (at + len <= boundary) {  // the usual case: one destination block
-          std::int64_t* counts = &next_counts_[std::size_t(block) * radix];
+        if (at + len <= dest_end_[d]) {  // the usual case: one destination block
+          std::int64_t* counts = &next_counts_[std::size_t(dest_block_[d]) * radix];
           for (int j = 0; j < len; ++j) ++counts[next_digit(kb[j])];
         } else {
           for (int j = 0; j < len; ++j) {
-            while (at + j >= boundary) {
-              ++block;
-              boundary += chunk;
+            while (at + j >= dest_end_[d]) {
+              ++dest_block_[d];
+              dest_end_[d] += chunk;
             }
-            ++next_counts_[std::size_t(block) * radix + next_digit(kb[j])];
+            ++next_counts_[std::size_t(dest_block_[d]) * radix + next_digit(kb[j])];
           }
         }
       }
@@ -107,6 +113,8 @@ class block_scatter {
   std::vector<W> values_;
   std::vector<std::int64_t> next_counts_;  // [destination block][digit]
   int fill_[radix];
+  std::int64_t dest_block_[radix];
+  std::int64_t dest_end_[radix];
 };
 
 // counts[b][d] (blocks x radix) -> offset[b][d], digit-major over blocks.
