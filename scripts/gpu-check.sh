@@ -61,12 +61,15 @@ racecheck_split() {
         'ScanEdges.*' ;;
     test_sort)
       for t in Keys{I,U,F}{32,64}EverySizeAndOrder Pairs{32,64}BitKeysEveryValueType \
+        KeysI8U8EverySizeAndOrder KeysI16U16F16EverySizeAndOrder PairsNarrowKeysEveryValueWidth \
         DuplicatesAllEqualSpecialSortedReversed BitRanges FewMillion; do
         echo "All/RadixSort.$t/cuda_onesweep"
       done
       # The 1-bit split's only shared-memory code is the library's scan, checked above.
       echo 'All/RadixSort.KeysU32EverySizeAndOrder/cuda_split_1bit:All/RadixSort.KeysF32EverySizeAndOrder/cuda_split_1bit'
-      echo 'RadixSortEdges.FloatOrderOnBothBackends' ;;
+      echo 'RadixSortEdges.FloatOrderOnBothBackends:RadixSortEdges.HalfFloatOrderOnBothBackends' ;;
+    test_generic_sort) printf '%s\n' 'MergeSortCuda.EveryCase' 'MergeSortCuda.OrderedInputs:MergeSortCuda.ExtendedLambdaComparator' \
+        'SortByKeyCuda.*' ;;
     test_nbody) printf '%s\n' 'NbodyCuda.*' \
         'Backends/NbodyBackend.'{ForcesMatchTheOracle,ForcesOfLargerSystems,StateRoundTripAndChecks}/cuda \
         'Backends/NbodyBackend.'{EnergyDriftAndMomentum,KeplerOrbitClosesAfterOnePeriod}/cuda ;;

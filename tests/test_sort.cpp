@@ -1,6 +1,6 @@
 // radix_sort and radix_sort_pairs against std::stable_sort with the documented key order,
-// over backend x algorithm x key type x value width x order x bit range x size (every tile
-// edge), on uniform bits, few distinct keys, all-equal keys, special floats (NaN of both
+// over backend x algorithm x key type (1-, 2-, 4- and 8-byte, f16 included) x value width x
+// order x bit range x size (every tile edge), on uniform bits, few distinct keys, all-equal keys, special floats (NaN of both
 // signs, +-0.0, +-inf, denormals), sorted and reversed input. Values are the original
 // indices, so comparing them checks stability exactly (a stable sort's permutation is unique).
 #include <algorithm>
@@ -16,9 +16,31 @@
 #include "support/test_support.hpp"
 
 namespace parprim {
+
+// Found by argument-dependent lookup from GoogleTest's messages: in namespace parprim.
+std::ostream& operator<<(std::ostream& os, f16 h) { return os << "f16 0x" << std::hex << h.bits << std::dec; }
+
 namespace {
 
 using testing::fresh_seed;
+
+// Short key names (types.hpp names the six precompiled element types).
+template <class K>
+const char* key_name() {
+  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
+  else if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
+  else if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<K, f16>) return "f16";
+  else return type_name<K>();
+}
+
+// Prints 1-byte integers as numbers, not characters.
+template <class T>
+auto printable(T x) {
+  if constexpr (sizeof(T) == 1) return int(x);
+  else return x;
+}
 
 // PARPRIM_TEST_MAX_N caps every size (compute-sanitizer runs); the tile edges stay below it.
 std::int64_t capped(std::int64_t n) { return std::min(n, testing::max_test_size()); }
@@ -51,7 +73,15 @@ K from_bits(std::uint64_t r) {
 // several payloads, denormals, extremes; for integers the extremes and neighbours of 0.
 template <class K>
 std::vector<K> special_values() {
-  if constexpr (std::is_same_v<K, float>) {
+  if constexpr (std::is_same_v<K, f16>) {
+    // zeros, infinities, NaNs of both signs, subnormals, +-1, the largest finite
+    std::vector<std::uint16_t> b = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01,
+                                    0xFC01, 0x7FFF, 0xFFFF, 0x0001, 0x8001, 0x03FF, 0x83FF,
+                                    0x3C00, 0xBC00, 0x7BFF, 0xFBFF};
+    std::vector<K> v;
+    for (auto x : b) v.push_back(K{x});
+    return v;
+  } else if constexpr (std::is_same_v<K, float>) {
     std::vector<std::uint32_t> b = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
                                     0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF, 0xFFFFFFFF,
                                     0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x3F800000,
@@ -121,7 +151,7 @@ struct sort_case {
 
 template <class K>
 std::string describe(const sort_case& c, std::int64_t n, const char* values) {
-  return std::string(type_name<K>()) + " keys, values " + values + ", " + to_string(c.order) +
+  return std::string(key_name<K>()) + " keys, values " + values + ", " + to_string(c.order) +
          ", bits [" + std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) + "), " +
          name_of(c.d) + ", n=" + std::to_string(n);
 }
@@ -132,8 +162,8 @@ std::int64_t count_mismatches(const std::vector<T>& got, const std::vector<T>& w
   std::int64_t bad = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ < 3)
-      ADD_FAILURE() << where << ": " << what << "[" << i << "] got " << got[i] << " want "
-                    << want[i];
+      ADD_FAILURE() << where << ": " << what << "[" << i << "] got " << printable(got[i])
+                    << " want " << printable(want[i]);
   }
   return bad;
 }
@@ -237,6 +267,22 @@ TEST_P(RadixSort, KeysF64EverySizeAndOrder) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
   keys_every_size<double>(ctx(), alg(), seed_);
 }
+// 1- and 2-byte keys: one and two 8-bit digit passes.
+TEST_P(RadixSort, KeysI8U8EverySizeAndOrder) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  keys_every_size<std::int8_t>(ctx(), alg(), seed_);
+  keys_every_size<std::uint8_t>(ctx(), alg(), seed_);
+  // A part of the bits: keys-only 1-byte sorts then run a pass (all 8 bits take the fill).
+  for (std::int64_t n : {std::int64_t(8833), capped(100'003)})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<std::uint8_t>(ctx(), alg(), n, {o, 1, 7, dist::uniform}, seed_ + std::uint64_t(n) + int(o));
+}
+TEST_P(RadixSort, KeysI16U16F16EverySizeAndOrder) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  keys_every_size<std::int16_t>(ctx(), alg(), seed_);
+  keys_every_size<std::uint16_t>(ctx(), alg(), seed_);
+  keys_every_size<f16>(ctx(), alg(), seed_);
+}
 
 template <class K, class V>
 void pairs_some_sizes(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
@@ -283,6 +329,18 @@ TEST_P(RadixSort, Pairs64BitKeysEveryValueType) {
   pairs_some_sizes<double, double>(c, alg(), seed_);
 }
 
+// 1- and 2-byte keys with 4- and 8-byte values.
+TEST_P(RadixSort, PairsNarrowKeysEveryValueWidth) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  pairs_some_sizes<std::uint8_t, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<std::int8_t, std::uint64_t>(c, alg(), seed_);
+  pairs_some_sizes<std::uint16_t, double>(c, alg(), seed_);
+  pairs_some_sizes<std::int16_t, std::int32_t>(c, alg(), seed_);
+  pairs_some_sizes<f16, std::uint32_t>(c, alg(), seed_);
+  pairs_some_sizes<f16, std::int64_t>(c, alg(), seed_);
+}
+
 template <class K, class V>
 void every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t n = capped(alg == sort_algorithm::split_1bit ? 20'011 : 100'003);
@@ -300,13 +358,17 @@ TEST_P(RadixSort, DuplicatesAllEqualSpecialSortedReversed) {
   every_distribution<float, std::uint32_t>(c, alg(), seed_);
   every_distribution<std::int64_t, std::uint32_t>(c, alg(), seed_);
   every_distribution<double, std::uint64_t>(c, alg(), seed_);
+  every_distribution<f16, std::uint32_t>(c, alg(), seed_);
+  every_distribution<std::int8_t, std::uint32_t>(c, alg(), seed_);
 }
 
 template <class K>
 void bit_ranges(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const int bits = int(sizeof(K) * 8);
-  const std::vector<std::pair<int, int>> ranges = {
+  std::vector<std::pair<int, int>> ranges = {
       {0, 8}, {8, 24}, {3, 17}, {bits - 1, bits}, {5, bits - 3}, {0, 1}, {bits - 12, -1}};
+  if (bits == 16) ranges = {{0, 8}, {3, 11}, {8, 16}, {15, 16}, {5, 13}, {0, 1}, {4, -1}};
+  if (bits == 8) ranges = {{0, 8}, {3, 7}, {7, 8}, {0, 1}, {2, -1}};
   for (auto [b, e] : ranges)
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       for (std::int64_t n : {std::int64_t(257), std::int64_t(7681),
@@ -323,6 +385,9 @@ TEST_P(RadixSort, BitRanges) {
   bit_ranges<float>(c, alg(), seed_);
   bit_ranges<std::uint64_t>(c, alg(), seed_);
   bit_ranges<double>(c, alg(), seed_);
+  bit_ranges<std::uint8_t>(c, alg(), seed_);
+  bit_ranges<std::int16_t>(c, alg(), seed_);
+  bit_ranges<f16>(c, alg(), seed_);
 }
 
 // A few million keys on the widths the benchmark measures, with and without a workspace.
@@ -366,6 +431,9 @@ TEST(RadixSortOracle, ImageOrderMatchesComparator) {
   check(double{});
   check(std::int32_t{});
   check(std::int64_t{});
+  check(f16{});
+  check(std::int8_t{});
+  check(std::int16_t{});
 }
 
 // original_bits undoes ordered_bits for every kind and order (the GPU sort moves images
@@ -382,6 +450,8 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
     }
     std::mt19937_64 g(fresh_seed());
     for (int i = 0; i < 1000; ++i) raw.push_back(U(g()));
+    if (sizeof(U) <= 2)  // every pattern
+      for (std::uint32_t i = 0; i < (1u << (8 * sizeof(U))); ++i) raw.push_back(U(i));
     for (U u : raw)
       for (bool desc : {false, true}) {
         const U image = detail::ordered_bits(u, detail::kind_of<K>(), desc);
@@ -395,6 +465,11 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
   check(std::int64_t{});
   check(std::uint32_t{});
   check(std::uint64_t{});
+  check(f16{});
+  check(std::int8_t{});
+  check(std::uint8_t{});
+  check(std::int16_t{});
+  check(std::uint16_t{});
 }
 
 // The documented float order, spelled out.
@@ -423,6 +498,26 @@ TEST(RadixSortEdges, FloatOrderOnBothBackends) {
       EXPECT_TRUE(std::isnan(got[1]) && !std::signbit(got[1]));
       EXPECT_EQ(got[2], inf);
       EXPECT_EQ(got[7], -inf);
+    }
+  }
+}
+
+// The documented float order on half floats, given as their bits.
+TEST(RadixSortEdges, HalfFloatOrderOnBothBackends) {
+  // 1.0, -NaN, +0, +inf, -0, +NaN, -inf, -1.0
+  std::vector<f16> in = {{0x3C00}, {0xFE00}, {0x0000}, {0x7C00}, {0x8000}, {0x7E00}, {0xFC00}, {0xBC00}};
+  const std::vector<std::uint16_t> up = {0xFC00, 0xBC00, 0x8000, 0x0000, 0x3C00, 0x7C00, 0x7E00, 0xFE00};
+  for (backend b : testing::all_backends()) {
+    if (b == backend::cuda && !testing::cuda_usable()) continue;
+    for (sort_algorithm alg : {sort_algorithm::split_1bit, sort_algorithm::onesweep}) {
+      context ctx = testing::make_context(b);
+      auto kb = buffer<f16>::from_host(ctx, in);
+      radix_sort<f16>(ctx, kb, sort_order::ascending, 0, -1, alg);
+      auto got = kb.to_host();
+      for (std::size_t i = 0; i < up.size(); ++i) EXPECT_EQ(got[i].bits, up[i]) << ctx.name() << " " << i;
+      radix_sort<f16>(ctx, kb, sort_order::descending, 0, -1, alg);
+      got = kb.to_host();
+      for (std::size_t i = 0; i < up.size(); ++i) EXPECT_EQ(got[i].bits, up[up.size() - 1 - i]) << ctx.name() << " " << i;
     }
   }
 }

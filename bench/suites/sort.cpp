@@ -1,5 +1,7 @@
-// `parprim bench sort`: radix sort against CUB DeviceRadixSort (GPU) or std::sort and
-// std::stable_sort (CPU).
+// `parprim bench sort`: radix sort against CUB DeviceRadixSort (GPU) or std::sort,
+// std::stable_sort, the GNU parallel mode and TBB (CPU), on 1-, 2-, 4- and 8-byte keys; and
+// merge sort with a comparator (u64 keys, 16-byte records) against CUB DeviceMergeSort (GPU)
+// or std::stable_sort, the GNU parallel mode and TBB (CPU).
 //
 // Inputs (CUB's benchmark convention): each key bit is the AND of k random bits, so it is 1
 // with probability 2^-k and carries H(2^-k) bits of entropy:
@@ -19,7 +21,10 @@
 
 #include "data.hpp"
 #include "engine.hpp"
+#include "parprim/merge_sort.hpp"
 #include "parprim/parprim.hpp"
+#include "suites/sort_records.hpp"
+#include "yardsticks/cpu_sort.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "yardsticks/cub_sort.hpp"
 #endif
@@ -60,18 +65,40 @@ std::vector<K> make_keys(std::int64_t n, const input_kind& in, std::uint64_t see
 }
 
 struct config {
-  const char* label;  // "u32", "u32/u32", "u64"
+  const char* label;  // "u32", "u32/u32", "u64", "u16", "u8"
   int key_bytes;
   bool pairs;
 };
-const config configs[] = {{"u32", 4, false}, {"u32/u32", 4, true}, {"u64", 8, false}};
+const config configs[] = {{"u32", 4, false}, {"u32/u32", 4, true}, {"u64", 8, false},
+                          {"u16", 2, false}, {"u8", 1, false}};
 
 struct measurement {
   double ms = nan;
   double yard_ms = nan;
   double stable_ms = nan;  // CPU: std::stable_sort
+  double gnu_ms = nan;     // CPU: __gnu_parallel::sort
+  double tbb_ms = nan;     // CPU: tbb::parallel_sort
   double matches = nan;    // GPU: 1 when our output equals CUB's bit for bit
 };
+
+// std::sort, std::stable_sort, the GNU parallel mode and TBB on fresh copies of `src`.
+template <class T, class Comp>
+void time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, measurement& m) {
+  std::vector<T> dst;
+  const int threads = s.ctx().threads();
+  const double cp = s.time_host_ms([&] { dst = src; });
+  m.yard_ms = s.time_host_ms([&] { dst = src; std::sort(dst.begin(), dst.end(), comp); }) - cp;
+  m.stable_ms = s.time_host_ms([&] { dst = src; std::stable_sort(dst.begin(), dst.end(), comp); }) - cp;
+  m.gnu_ms = s.time_host_ms([&] {
+    dst = src;
+    yardstick::gnu_parallel_sort(dst.begin(), dst.end(), comp, threads);
+  }) - cp;
+  if (yardstick::have_tbb)
+    m.tbb_ms = s.time_host_ms([&] {
+      dst = src;
+      yardstick::tbb_parallel_sort(dst.begin(), dst.end(), comp, threads);
+    }) - cp;
+}
 
 // Our sort of a fresh copy of `keys` (and values = index), minus the copy; on the GPU CUB on
 // the same input, and a bit-for-bit comparison of the outputs.
@@ -124,21 +151,12 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
     if (c.pairs) same = same && values.to_host() == values_out.to_host();
     m.matches = same ? 1.0 : 0.0;
 #endif
+  } else if (c.pairs) {
+    std::vector<std::pair<K, std::uint32_t>> src(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
+    time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
   } else {
-    // std::sort and std::stable_sort on the host, each on a fresh copy, minus the copy.
-    if (c.pairs) {
-      std::vector<std::pair<K, std::uint32_t>> src(keys.size()), dst;
-      for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
-      auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
-      const double cp = s.time_host_ms([&] { dst = src; });
-      m.yard_ms = s.time_host_ms([&] { dst = src; std::sort(dst.begin(), dst.end(), by_key); }) - cp;
-      m.stable_ms = s.time_host_ms([&] { dst = src; std::stable_sort(dst.begin(), dst.end(), by_key); }) - cp;
-    } else {
-      std::vector<K> dst;
-      const double cp = s.time_host_ms([&] { dst = keys; });
-      m.yard_ms = s.time_host_ms([&] { dst = keys; std::sort(dst.begin(), dst.end()); }) - cp;
-      m.stable_ms = s.time_host_ms([&] { dst = keys; std::stable_sort(dst.begin(), dst.end()); }) - cp;
-    }
+    time_cpu_sorts(s, keys, std::less<K>(), m);
   }
   return m;
 }
@@ -160,6 +178,8 @@ void add_row(session& s, const config& c, sort_algorithm alg, const input_kind& 
   r.extra["gkeys_per_s"] = double(n) / (m.ms * 1e6);
   r.extra["entropy"] = in.entropy;
   if (!std::isnan(m.stable_ms)) r.extra["std_stable_sort_ms"] = m.stable_ms;
+  if (!std::isnan(m.gnu_ms)) r.extra["gnu_parallel_sort_ms"] = m.gnu_ms;
+  if (!std::isnan(m.tbb_ms)) r.extra["tbb_parallel_sort_ms"] = m.tbb_ms;
   if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
   s.add(std::move(r));
 }
@@ -175,8 +195,12 @@ measurement run_one(session& s, const config& c, const input_kind& in, std::int6
 
 measurement run_config(session& s, const config& c, const input_kind& in, std::int64_t n,
                        sort_algorithm alg, bool yardstick) {
-  return c.key_bytes == 4 ? run_one<std::uint32_t>(s, c, in, n, alg, yardstick)
-                          : run_one<std::uint64_t>(s, c, in, n, alg, yardstick);
+  switch (c.key_bytes) {
+    case 1: return run_one<std::uint8_t>(s, c, in, n, alg, yardstick);
+    case 2: return run_one<std::uint16_t>(s, c, in, n, alg, yardstick);
+    case 4: return run_one<std::uint32_t>(s, c, in, n, alg, yardstick);
+    default: return run_one<std::uint64_t>(s, c, in, n, alg, yardstick);
+  }
 }
 
 bool fits(session& s, const config& c, std::int64_t n) {
@@ -184,8 +208,10 @@ bool fits(session& s, const config& c, std::int64_t n) {
   return s.fits(n, c.key_bytes + (c.pairs ? 8 : 0), 6);
 }
 
+void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes);
+
 void run_gpu(session& s) {
-  std::vector<std::int64_t> defaults = {1 << 16, 1 << 20, 1 << 24, 1 << 27};
+  std::vector<std::int64_t> defaults = {1 << 16, 1 << 20, 1 << 24, 1 << 27, 1 << 28};
   auto sizes = s.sizes_or(defaults, 16);
   // 1. Uniform keys at every size.
   table t1("radix sort vs CUB DeviceRadixSort, uniform keys, on " + s.ctx().name(),
@@ -216,6 +242,7 @@ void run_gpu(session& s) {
     }
   }
   t2.print();
+  run_merge_sort(s, sizes);
   if (quick) return;
 
   // 3. The ladder: the course's 1-bit split sort against Onesweep and CUB.
@@ -234,21 +261,103 @@ void run_gpu(session& s) {
   t3.print();
 }
 
+// ---- merge sort with a comparator ---------------------------------------------------------
+template <class T>
+std::vector<T> merge_input(std::int64_t n);
+template <>
+std::vector<std::uint64_t> merge_input(std::int64_t n) {
+  return make_keys<std::uint64_t>(n, uniform_input, 7 + std::uint64_t(n));
+}
+template <>
+std::vector<record16> merge_input(std::int64_t n) {
+  auto keys = make_keys<std::uint64_t>(n, uniform_input, 11 + std::uint64_t(n));
+  std::vector<record16> v(keys.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = record16{keys[i], std::uint64_t(i)};
+  return v;
+}
+
+template <class T, class Comp>
+measurement measure_merge(session& s, std::int64_t n, Comp comp) {
+  measurement m;
+  const std::vector<T> host = merge_input<T>(n);
+  const context& ctx = s.ctx();
+  auto input = buffer<T>::from_host(ctx, host);
+  buffer<T> work(ctx, n);
+  if (s.on_gpu()) {
+#if PARPRIM_HAVE_CUDA
+    m.ms = gpu_merge_sort_ms(s, input.data(), work.data(), n);
+    buffer<T> out(ctx, n);
+    m.yard_ms = yardstick::cub_merge_sort_ms(s, input.data(), out.data(), n);
+    std::vector<T> ours = work.to_host(), theirs = out.to_host();
+    m.matches = std::memcmp(ours.data(), theirs.data(), ours.size() * sizeof(T)) == 0 ? 1.0 : 0.0;
+#endif
+  } else {
+    workspace ws(ctx);
+    auto restore = [&] { ctx.copy(work.data(), input.data(), input.bytes()); };
+    const double copy_ms = s.time_ms(restore);
+    m.ms = std::max(s.time_ms([&] { restore(); merge_sort(ctx, span<T>(work.data(), n), comp, &ws); }) - copy_ms, 1e-6);
+    time_cpu_sorts(s, host, comp, m);
+  }
+  return m;
+}
+
+void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes) {
+  const bool gpu = s.on_gpu();
+  table t("merge sort with a comparator vs " +
+              std::string(gpu ? "CUB DeviceMergeSort" : "std::stable_sort, GNU parallel and TBB") +
+              " on " + s.ctx().name(),
+          gpu ? std::vector<std::string>{"type", "n", "ms", "Gkeys/s", "CUB ms", "vs CUB", "same as CUB"}
+              : std::vector<std::string>{"type", "n", "ms", "Gkeys/s", "std::stable_sort ms",
+                                         "GNU parallel ms", "TBB ms", "vs stable", "vs GNU", "vs TBB"});
+  for (std::int64_t n : sizes) {
+    if (n > (std::int64_t(1) << 26) || !s.fits(n, 16, 5)) continue;
+    for (int type = 0; type < 2; ++type) {
+      const char* label = type == 0 ? "u64" : "record16";
+      const measurement m = type == 0 ? measure_merge<std::uint64_t>(s, n, less_than{})
+                                      : measure_merge<record16>(s, n, record16_less{});
+      row r;
+      r.primitive = "merge_sort";
+      r.variant = "merge_path";
+      r.type = label;
+      r.n = n;
+      r.ms = m.ms;
+      r.gbps = double(n) * (type == 0 ? 8 : 16) * 2 / (m.ms * 1e6);
+      r.yardstick = gpu ? "cub_merge_sort" : "std::stable_sort";
+      r.yardstick_ms = gpu ? m.yard_ms : m.stable_ms;
+      r.extra["gkeys_per_s"] = double(n) / (m.ms * 1e6);
+      if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
+      if (!std::isnan(m.gnu_ms)) r.extra["gnu_parallel_sort_ms"] = m.gnu_ms;
+      if (!std::isnan(m.tbb_ms)) r.extra["tbb_parallel_sort_ms"] = m.tbb_ms;
+      s.add(std::move(r));
+      if (gpu)
+        t.add({label, fmt_int(n), fmt(m.ms, 4), gkeys(n, m.ms), fmt(m.yard_ms, 4),
+               fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
+      else
+        t.add({label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.stable_ms, 3), fmt(m.gnu_ms, 3),
+               fmt(m.tbb_ms, 3), fmt(m.stable_ms / m.ms, 2), fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2)});
+    }
+  }
+  t.print();
+}
+
 void run_cpu(session& s) {
   std::vector<std::int64_t> defaults = {1 << 16, 1 << 20, 1 << 24};
   auto sizes = s.sizes_or(defaults, 16);
-  table t("radix sort vs std::sort and std::stable_sort, uniform keys, on " + s.ctx().name() +
-              " (" + std::to_string(s.ctx().threads()) + " threads)",
-          {"keys/values", "n", "ms", "Gkeys/s", "std::sort ms", "std::stable_sort ms", "vs std::sort"});
+  table t("radix sort vs std::sort, std::stable_sort, GNU parallel and TBB sorts, uniform keys, on " +
+              s.ctx().name() + " (" + std::to_string(s.ctx().threads()) + " threads)",
+          {"keys/values", "n", "ms", "Gkeys/s", "std::sort ms", "std::stable_sort ms",
+           "GNU parallel ms", "TBB ms", "vs std::sort", "vs GNU", "vs TBB"});
   for (const auto& c : configs)
     for (std::int64_t n : sizes) {
       if (!fits(s, c, n)) continue;
       auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep, true);
       add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
       t.add({c.label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.yard_ms, 3),
-             fmt(m.stable_ms, 3), fmt(m.yard_ms / m.ms, 2)});
+             fmt(m.stable_ms, 3), fmt(m.gnu_ms, 3), fmt(m.tbb_ms, 3), fmt(m.yard_ms / m.ms, 2),
+             fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2)});
     }
   t.print();
+  run_merge_sort(s, sizes);
 }
 
 void run_sort(session& s) {
@@ -258,7 +367,7 @@ void run_sort(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("sort", "radix sort: Onesweep vs CUB by size and key entropy; the 1-bit ladder", 40,
+PARPRIM_BENCH_SUITE("sort", "radix sort: Onesweep vs CUB by size, key width and entropy; the 1-bit ladder; merge sort", 40,
                     run_sort);
 
 }  // namespace parprim::bench

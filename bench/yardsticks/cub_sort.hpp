@@ -6,15 +6,20 @@
 #include <cstdint>
 
 #include "engine.hpp"
+#include "suites/sort_records.hpp"
 
 namespace parprim::bench::yardstick {
 
-// K: u32 or u64 keys.
+// K: u8, u16, u32 or u64 keys.
 template <class K>
 double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n);
 // u32 keys with u32 values.
 double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,
                          const std::uint32_t* values_in, std::uint32_t* values_out,
                          std::int64_t n);
+
+// CUB DeviceMergeSort::SortKeysCopy with the suite's comparators (out of place).
+double cub_merge_sort_ms(session& s, const std::uint64_t* in, std::uint64_t* out, std::int64_t n);
+double cub_merge_sort_ms(session& s, const record16* in, record16* out, std::int64_t n);
 
 }  // namespace parprim::bench::yardstick

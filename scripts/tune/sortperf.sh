@@ -18,12 +18,10 @@ cp "$H" "$ORIG"
 trap 'cp "$ORIG" "$H"' EXIT
 
 declare -A VARIANTS=(
-  [lean256]="lean_pass=true"
-  [lean384]="lean_pass=true threads=384 items=20 items_wide=12 min_blocks=2"
-  [lean384h]="lean_pass=true threads=384 items=20 items_wide=12 min_blocks=2 histogram_runs=false"
-  [lean384pf]="lean_pass=true threads=384 items=20 items_wide=12 min_blocks=2 prefetch_values=true"
-  [lean512]="lean_pass=true threads=512 items=15 items_wide=10 min_blocks=2"
-  [lean256x20]="lean_pass=true threads=256 items=20 items_wide=12 min_blocks=3"
+  [lean256]="threads=256"
+  [lean384]="threads=384 items=20 items_wide=12 min_blocks=2"
+  [lean512]="threads=512 items=15 items_wide=10 min_blocks=2"
+  [lean256x20]="threads=256 items=20 items_wide=12 min_blocks=3"
   [asm]="rank_ordered_asm=true"
   [i26]="items=26"
   [sk4k]="temp_values_skew=4352"

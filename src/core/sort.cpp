@@ -25,6 +25,16 @@ const char* to_string(sort_algorithm a) noexcept {
 namespace {
 
 template <class K>
+constexpr const char* key_type_name() {
+  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
+  else if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
+  else if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<K, f16>) return "f16";
+  else return type_name<K>();
+}
+
+template <class K>
 detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_order order,
                                 int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
   c.valid(keys, "keys");
@@ -34,11 +44,11 @@ detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_ord
   if (begin_bit < 0) c.fail("begin_bit=" + std::to_string(begin_bit) + " is negative");
   if (end_bit != -1 && (end_bit < 0 || end_bit > bits))
     c.fail("end_bit=" + std::to_string(end_bit) + " is outside [0, " + std::to_string(bits) +
-           "] for " + type_name<K>() + " keys (-1 means all bits)");
+           "] for " + key_type_name<K>() + " keys (-1 means all bits)");
   const int end = end_bit == -1 ? bits : end_bit;
   if (begin_bit >= end)
     c.fail("begin_bit=" + std::to_string(begin_bit) + " is not below end_bit=" +
-           std::to_string(end) + " for " + type_name<K>() + " keys");
+           std::to_string(end) + " for " + key_type_name<K>() + " keys");
   if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
   detail::sort_request r;
   r.keys = keys.data();
@@ -66,17 +76,19 @@ void dispatch(const context& ctx, const detail::sort_request& r, sort_algorithm 
 
 }  // namespace
 
+namespace detail {
+
 template <class K>
-void radix_sort(const context& ctx, span<K> keys, sort_order order, int begin_bit, int end_bit,
-                sort_algorithm alg, workspace* ws) {
+void radix_sort_keys(const context& ctx, span<K> keys, sort_order order, int begin_bit,
+                     int end_bit, sort_algorithm alg, workspace* ws) {
   detail::checker c(ctx, "radix_sort");
   auto r = check_sort(c, keys, order, begin_bit, end_bit, alg, ws);
   dispatch(ctx, r, alg, ws);
 }
 
 template <class K, class V>
-void radix_sort_pairs(const context& ctx, span<K> keys, span<V> values, sort_order order,
-                      int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
+void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, sort_order order,
+                            int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values are 4- or 8-byte words");
   detail::checker c(ctx, "radix_sort_pairs");
   c.valid(values, "values");
@@ -88,12 +100,12 @@ void radix_sort_pairs(const context& ctx, span<K> keys, span<V> values, sort_ord
   dispatch(ctx, r, alg, ws);
 }
 
-#define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                     \
-  template void radix_sort_pairs<K, V>(const context&, span<K>, span<V>, sort_order, int, \
-                                       int, sort_algorithm, workspace*);
-#define PARPRIM_INSTANTIATE(K)                                                               \
-  template void radix_sort<K>(const context&, span<K>, sort_order, int, int, sort_algorithm, \
-                              workspace*);                                                   \
+#define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                    \
+  template void radix_sort_keys_values<K, V>(const context&, span<K>, span<V>, sort_order, \
+                                             int, int, sort_algorithm, workspace*);
+#define PARPRIM_INSTANTIATE(K)                                                                \
+  template void radix_sort_keys<K>(const context&, span<K>, sort_order, int, int,            \
+                                   sort_algorithm, workspace*);                               \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
   PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
@@ -101,7 +113,13 @@ void radix_sort_pairs(const context& ctx, span<K> keys, span<V> values, sort_ord
   PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
   PARPRIM_INSTANTIATE_PAIRS(K, double)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+PARPRIM_INSTANTIATE(std::int8_t)
+PARPRIM_INSTANTIATE(std::uint8_t)
+PARPRIM_INSTANTIATE(std::int16_t)
+PARPRIM_INSTANTIATE(std::uint16_t)
+PARPRIM_INSTANTIATE(f16)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_PAIRS
 
+}  // namespace detail
 }  // namespace parprim

@@ -1,14 +1,23 @@
-// CPU radix sort: parallel least-significant-digit passes with 8-bit digits.
+// CPU radix sort: parallel least-significant-digit passes with 8-bit digits, made to move
+// memory as little as the algorithm allows.
 //
-// The keys are cut into one contiguous block per worker thread. Each pass:
-//   1. every block counts its digits (a private 256-bin histogram per thread);
-//   2. a sequential prefix over (digit, block) gives every block its write position for
-//      each digit: all of digit 0 from block 0, then from block 1, ..., then digit 1, ...;
-//   3. every block scatters its keys (and values) in input order to those positions.
+// The keys are cut into one contiguous block per worker thread, and the whole sort runs in
+// one parallel region (barriers between phases, no fork/join per pass):
+//   1. one read of the keys counts every digit of every pass per block (the fused histogram);
+//      a pass whose digit is the same for every key would move nothing and is skipped;
+//   2. per executed pass, a prefix over (digit, block) gives every block its write position
+//      for each digit: all of digit 0 from block 0, then block 1, ..., then digit 1, ...;
+//   3. every block scatters its keys (and values) in input order to those positions through
+//      a software write-combining buffer per digit: 64 bytes of keys gather in a buffer that
+//      stays in L1 and are written out together, so the 256 output streams cost whole cache
+//      lines instead of one partial line per key. While a buffer is written out, the next
+//      executed pass's digit of its keys is counted by destination block: the next pass's
+//      per-block counts come free with this pass's writes, with no extra read.
 // Step 3 keeps equal digits in input order, so each pass is stable and LSD order works.
-// A pass whose digit is the same for every key would not move anything: it is skipped.
 // Digits come from the order-preserving image of the raw key bits (core/sort_keys.hpp), so
 // signed and float keys need no conversion pass.
+#include <omp.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -24,6 +33,101 @@ namespace {
 
 constexpr int digit_bits = 8;
 constexpr int radix = 1 << digit_bits;
+constexpr int max_passes = 8;
+// Bytes gathered per digit before a write: one cache line of the wider of key and value.
+constexpr int combine_bytes = 64;
+
+struct pass_plan {
+  int shift[max_passes];
+  int width[max_passes];
+  int executed = 0;  // passes whose digit is not the same for every key, in order
+};
+
+// One thread's scatter of its block in one pass, through per-digit write-combining buffers.
+template <class U, class W>
+class block_scatter {
+ public:
+  static constexpr int slots = combine_bytes / int(sizeof(U) > sizeof(W) ? sizeof(U) : sizeof(W));
+
+  block_scatter(bool has_values, int blocks)
+      : keys_(std::size_t(radix) * slots), values_(has_values ? std::size_t(radix) * slots : 0),
+        next_counts_(std::size_t(blocks) * radix) {}
+
+  // Scatters src[s, e) to dst at `offset[digit]` (advanced). With a next pass, counts its
+  // digit of every written key by destination block (blocks of `chunk` keys) into next_counts.
+  template <class Digit, class NextDigit>
+  void run(const U* src_k, const W* src_v, U* dst_k, W* dst_v, std::int64_t s, std::int64_t e,
+           std::int64_t* offset, Digit digit, bool count_next, NextDigit next_digit,
+           std::int64_t chunk) {
+    std::fill(fill_, fill_ + radix, 0);
+    if (count_next) {
+      std::fill(next_counts_.begin(), next_counts_.end(), 0);
+      // Each digit's destination block and where it ends, advanced as the digit's writes
+      // move forward (no division per write).
+      for (int d = 0; d < radix; ++d) {
+        dest_block_[d] = offset[d] / chunk;
+        dest_end_[d] = (dest_block_[d] + 1) * chunk;
+      }
+    }
+    // Writes digit d's buffered keys (len of them; `slots` when full, a constant the compiler
+    // turns into a few vector moves) and counts their next-pass digits by destination block.
+    auto flush = [&](unsigned d, int len) {
+      const std::int64_t at = offset[d];
+      const U* kb = &keys_[std::size_t(d) * slots];
+      std::memcpy(dst_k + at, kb, std::size_t(len) * sizeof(U));
+      if (src_v) std::memcpy(dst_v + at, &values_[std::size_t(d) * slots], std::size_t(len) * sizeof(W));
+      if (count_next) {
+        if (at + len <= dest_end_[d]) {  // the usual case: one destination block
+          std::int64_t* counts = &next_counts_[std::size_t(dest_block_[d]) * radix];
+          for (int j = 0; j < len; ++j) ++counts[next_digit(kb[j])];
+        } else {
+          for (int j = 0; j < len; ++j) {
+            while (at + j >= dest_end_[d]) {
+              ++dest_block_[d];
+              dest_end_[d] += chunk;
+            }
+            ++next_counts_[std::size_t(dest_block_[d]) * radix + next_digit(kb[j])];
+          }
+        }
+      }
+      offset[d] = at + len;
+      fill_[d] = 0;
+    };
+    for (std::int64_t i = s; i < e; ++i) {
+      const U k = src_k[i];
+      const unsigned d = digit(k);
+      const int f = fill_[d];
+      keys_[std::size_t(d) * slots + f] = k;
+      if (src_v) values_[std::size_t(d) * slots + f] = src_v[i];
+      fill_[d] = f + 1;
+      if (f + 1 == slots) flush(d, slots);
+    }
+    for (unsigned d = 0; d < unsigned(radix); ++d)
+      if (fill_[d]) flush(d, fill_[d]);
+  }
+
+  const std::int64_t* next_counts() const { return next_counts_.data(); }
+
+ private:
+  std::vector<U> keys_;
+  std::vector<W> values_;
+  std::vector<std::int64_t> next_counts_;  // [destination block][digit]
+  int fill_[radix];
+  std::int64_t dest_block_[radix];
+  std::int64_t dest_end_[radix];
+};
+
+// counts[b][d] (blocks x radix) -> offset[b][d], digit-major over blocks.
+void digit_major_offsets(std::int64_t* counts, std::int64_t blocks) {
+  std::int64_t running = 0;
+  for (int d = 0; d < radix; ++d)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      std::int64_t& c = counts[std::size_t(b * radix + d)];
+      const std::int64_t t = c;
+      c = running;
+      running += t;
+    }
+}
 
 template <class U, class W>
 void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* values,
@@ -31,78 +135,95 @@ void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* val
   const std::int64_t n = r.n;
   const int workers = workers_for(ctx, n);
   const std::int64_t chunk = block_count(n, workers);
-  const std::int64_t blocks = block_count(n, chunk);
+  const int blocks = int(block_count(n, chunk));
+  const int passes = (r.end_bit - r.begin_bit + digit_bits - 1) / digit_bits;
   const std::size_t key_bytes = detail::align_up(std::size_t(n) * sizeof(U));
   const std::size_t value_bytes = values ? std::size_t(n) * sizeof(W) : 0;
   detail::temp_memory temp(ctx, ws, key_bytes + value_bytes);
-  U* src_k = keys;
-  U* dst_k = temp.as<U>();
-  W* src_v = values;
-  W* dst_v = values ? reinterpret_cast<W*>(temp.as<unsigned char>() + key_bytes) : nullptr;
-  std::vector<std::int64_t> hist(static_cast<std::size_t>(blocks * radix));
+  U* buffers_k[2] = {keys, temp.as<U>()};
+  W* buffers_v[2] = {values, values ? reinterpret_cast<W*>(temp.as<unsigned char>() + key_bytes) : nullptr};
 
-  for (int shift = r.begin_bit; shift < r.end_bit; shift += digit_bits) {
-    const int width = std::min(digit_bits, r.end_bit - shift);
-    auto digit = [&](U k) { return detail::key_field(k, r.kind, r.descending, shift, width); };
-
-    // Step 1: per-block digit counts.
-    blocked_for(ctx, n, chunk, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-      std::int64_t* h = &hist[static_cast<std::size_t>(b * radix)];
-      std::fill(h, h + radix, 0);
-      for (std::int64_t i = s; i < e; ++i) ++h[digit(src_k[i])];
-    });
-
-    // Step 2: digit-major prefix; a digit holding every key means nothing would move.
-    bool trivial = false;
-    std::int64_t running = 0;
-    for (int d = 0; d < radix; ++d) {
-      std::int64_t digit_total = 0;
-      for (std::int64_t b = 0; b < blocks; ++b) {
-        std::int64_t& c = hist[static_cast<std::size_t>(b * radix + d)];
-        std::int64_t t = c;
-        c = running;
-        running += t;
-        digit_total += t;
-      }
-      trivial = trivial || digit_total == n;
-    }
-    if (trivial) continue;
-
-    // Step 3: stable scatter.
-    blocked_for(ctx, n, chunk, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-      std::int64_t* pos = &hist[static_cast<std::size_t>(b * radix)];
-      for (std::int64_t i = s; i < e; ++i) {
-        std::int64_t p = pos[digit(src_k[i])]++;
-        dst_k[p] = src_k[i];
-        if (values) dst_v[p] = src_v[i];
-      }
-    });
-    std::swap(src_k, dst_k);
-    std::swap(src_v, dst_v);
+  pass_plan plan;
+  for (int p = 0; p < passes; ++p) {
+    plan.shift[p] = r.begin_bit + p * digit_bits;
+    plan.width[p] = std::min(digit_bits, r.end_bit - plan.shift[p]);
   }
+  auto field = [&](U k, int p) {
+    return detail::key_field(k, r.kind, r.descending, plan.shift[p], plan.width[p]);
+  };
+  // fused[b][p][d]: digit counts of every pass over block b of the input.
+  std::vector<std::int64_t> fused(std::size_t(blocks) * passes * radix, 0);
+  std::vector<std::int64_t> offsets(std::size_t(blocks) * radix);  // [block][digit]
+  std::vector<int> executed;
+  std::vector<block_scatter<U, W>*> scatters(std::size_t(blocks), nullptr);
 
-  // An odd number of executed passes leaves the result in the temporary copy.
-  if (src_k != keys) {
-    blocked_for(ctx, n, chunk, [&](std::int64_t, std::int64_t s, std::int64_t e) {
-      std::memcpy(keys + s, src_k + s, std::size_t(e - s) * sizeof(U));
-      if (values) std::memcpy(values + s, src_v + s, std::size_t(e - s) * sizeof(W));
-    });
+#pragma omp parallel num_threads(blocks)
+  {
+    const int b = omp_get_thread_num();
+    const std::int64_t s = b * chunk, e = std::min(n, s + chunk);
+    // Step 1: the fused histogram.
+    std::int64_t* h = &fused[std::size_t(b) * passes * radix];
+    for (std::int64_t i = s; i < e; ++i) {
+      const U image = detail::ordered_bits(keys[i], r.kind, r.descending);
+      for (int p = 0; p < passes; ++p)
+        ++h[p * radix + ((image >> plan.shift[p]) & ((1u << plan.width[p]) - 1u))];
+    }
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int p = 0; p < passes; ++p) {
+        bool trivial = false;
+        for (int d = 0; d < radix && !trivial; ++d) {
+          std::int64_t total = 0;
+          for (int c = 0; c < blocks; ++c) total += fused[(std::size_t(c) * passes + p) * radix + d];
+          trivial = total == n;
+        }
+        if (!trivial) executed.push_back(p);
+      }
+      if (!executed.empty())  // the first executed pass reads the input: its counts are fused
+        for (int c = 0; c < blocks; ++c)
+          std::copy_n(&fused[(std::size_t(c) * passes + executed[0]) * radix], radix, &offsets[std::size_t(c) * radix]);
+    }
+    block_scatter<U, W> scatter(values != nullptr, blocks);
+    scatters[std::size_t(b)] = &scatter;
+    const int runs = int(executed.size());
+    for (int x = 0; x < runs; ++x) {
+      // Step 2: where each block's digits go.
+#pragma omp barrier
+#pragma omp single
+      digit_major_offsets(offsets.data(), blocks);
+      // Step 3: the stable scatter, counting the next executed pass's digits on the way.
+      const int p = executed[std::size_t(x)];
+      const bool has_next = x + 1 < runs;
+      const int next = has_next ? executed[std::size_t(x) + 1] : p;
+      const U* src_k = buffers_k[x & 1];
+      const W* src_v = buffers_v[x & 1];
+      scatter.run(src_k, src_v, buffers_k[(x + 1) & 1], buffers_v[(x + 1) & 1], s, e,
+                  &offsets[std::size_t(b) * radix], [&](U k) { return field(k, p); }, has_next,
+                  [&](U k) { return field(k, next); }, chunk);
+#pragma omp barrier
+      if (has_next) {  // block b's counts for the next pass, summed over the writers
+        std::int64_t* mine = &offsets[std::size_t(b) * radix];
+        std::fill(mine, mine + radix, 0);
+        for (int t = 0; t < blocks; ++t) {
+          const std::int64_t* theirs = scatters[std::size_t(t)]->next_counts() + std::size_t(b) * radix;
+          for (int d = 0; d < radix; ++d) mine[d] += theirs[d];
+        }
+      }
+    }
+    // An odd number of executed passes leaves the result in the temporary copy.
+    if (runs % 2) {
+      std::memcpy(keys + s, buffers_k[1] + s, std::size_t(e - s) * sizeof(U));
+      if (values) std::memcpy(values + s, buffers_v[1] + s, std::size_t(e - s) * sizeof(W));
+    }
+#pragma omp barrier  // no thread's scatter buffers go away while another reads its counts
   }
 }
 
 }  // namespace
 
-// Key and value widths select the instance: keys only run with a null 4-byte value pointer.
 void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  if (r.key_bytes == 4) {
-    auto* k = static_cast<std::uint32_t*>(r.keys);
-    if (r.value_bytes == 8) lsd_sort(ctx, r, k, static_cast<std::uint64_t*>(r.values), ws);
-    else lsd_sort(ctx, r, k, static_cast<std::uint32_t*>(r.values), ws);
-  } else {
-    auto* k = static_cast<std::uint64_t*>(r.keys);
-    if (r.value_bytes == 8) lsd_sort(ctx, r, k, static_cast<std::uint64_t*>(r.values), ws);
-    else lsd_sort(ctx, r, k, static_cast<std::uint32_t*>(r.values), ws);
-  }
+  detail::with_words(r, [&](auto* keys, auto* values) { lsd_sort(ctx, r, keys, values, ws); });
 }
 
 }  // namespace parprim::cpu_backend

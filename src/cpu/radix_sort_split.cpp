@@ -65,15 +65,7 @@ void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* v
 }  // namespace
 
 void radix_sort_split_1bit(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  if (r.key_bytes == 4) {
-    auto* k = static_cast<std::uint32_t*>(r.keys);
-    if (r.value_bytes == 8) split_sort(ctx, r, k, static_cast<std::uint64_t*>(r.values), ws);
-    else split_sort(ctx, r, k, static_cast<std::uint32_t*>(r.values), ws);
-  } else {
-    auto* k = static_cast<std::uint64_t*>(r.keys);
-    if (r.value_bytes == 8) split_sort(ctx, r, k, static_cast<std::uint64_t*>(r.values), ws);
-    else split_sort(ctx, r, k, static_cast<std::uint32_t*>(r.values), ws);
-  }
+  detail::with_words(r, [&](auto* keys, auto* values) { split_sort(ctx, r, keys, values, ws); });
 }
 
 }  // namespace parprim::cpu_backend

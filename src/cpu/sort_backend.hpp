@@ -1,4 +1,4 @@
-// The OpenMP backend's radix sorts. Keys arrive as raw 4- or 8-byte words (sort_keys.hpp);
+// The OpenMP backend's radix sorts. Keys arrive as raw 1-, 2-, 4- or 8-byte words (sort_keys.hpp);
 // the front end has validated sizes, pointers and the bit range, and n > 1.
 #pragma once
 

@@ -1,5 +1,5 @@
-// The CUDA backend's radix sorts, in plain C++ for the front end. Keys arrive as raw 4- or
-// 8-byte words (core/sort_keys.hpp); sizes, pointers and bit range are validated and n > 1.
+// The CUDA backend's radix sorts, in plain C++ for the front end. Keys arrive as raw 1-, 2-, 4-
+// or 8-byte words (core/sort_keys.hpp); sizes, pointers and bit range are validated and n > 1.
 // Stream-ordered: nothing waits for the device.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace parprim::cuda_backend {
 
-// Onesweep LSD radix sort (src/cuda/kernels/radix_sort_onesweep.cu).
+// Onesweep LSD radix sort (src/cuda/kernels/radix_sort.cu and its radix_sort_*.cuh).
 void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws);
 // The same sort with look-back segments of at most `tiles_per_segment` tiles (0: the largest
 // the 30-bit look-back counts allow, as radix_sort_onesweep does). Lets tests reach the

@@ -16,10 +16,29 @@
 #include <type_traits>
 #include <vector>
 
+#include "parprim/sort.hpp"  // f16
+
 namespace parprim::reference {
 
 template <class K>
-using image_t = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+using image_t = std::conditional_t<
+    sizeof(K) == 1, std::uint8_t,
+    std::conditional_t<sizeof(K) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>>;
+
+template <class K>
+inline constexpr bool is_float_key_v = std::is_floating_point_v<K> || std::is_same_v<K, f16>;
+
+// The value of an IEEE binary16 bit pattern (NaNs as NaN), decoded from the format's
+// definition: sign, 5 exponent bits (bias 15), 10 mantissa bits, subnormals below exponent 1.
+inline double f16_value(f16 h) {
+  const int sign = h.bits >> 15, exponent = (h.bits >> 10) & 31, mantissa = h.bits & 1023;
+  double v;
+  if (exponent == 31) v = mantissa ? std::nan("") : INFINITY;
+  else if (exponent == 0) v = std::ldexp(double(mantissa), -24);
+  else v = std::ldexp(double(1024 + mantissa), exponent - 25);
+  return sign ? -v : v;
+}
 
 template <class K>
 image_t<K> bits_of(K k) {
@@ -31,7 +50,15 @@ image_t<K> bits_of(K k) {
 // Strict weak order of the ascending sort.
 template <class K>
 bool key_less(K a, K b) {
-  if constexpr (std::is_floating_point_v<K>) {
+  if constexpr (std::is_same_v<K, f16>) {
+    const double x = f16_value(a), y = f16_value(b);
+    auto cls = [](f16 h, double v) { return std::isnan(v) ? ((h.bits >> 15) ? 2 : 1) : 0; };
+    int ca = cls(a, x), cb = cls(b, y);
+    if (ca != cb) return ca < cb;
+    if (ca == 0) return x < y || (x == y && (a.bits >> 15) && !(b.bits >> 15));
+    if (ca == 1) return a.bits < b.bits;
+    return a.bits > b.bits;
+  } else if constexpr (std::is_floating_point_v<K>) {
     auto cls = [](K x) { return std::isnan(x) ? (std::signbit(x) ? 2 : 1) : 0; };
     int ca = cls(a), cb = cls(b);
     if (ca != cb) return ca < cb;
@@ -47,15 +74,19 @@ bool key_less(K a, K b) {
 template <class K>
 image_t<K> ordered_image(K k, bool descending) {
   using U = image_t<K>;
-  const U sign = U(1) << (sizeof(U) * 8 - 1);
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
   U u = bits_of(k);
   U image;
-  if constexpr (std::is_floating_point_v<K>) {
-    const U neg_inf = sizeof(U) == 4 ? U(0xFF800000u) : U(0xFFF0000000000000ull);
-    const U pos_shift = sizeof(U) == 4 ? U(0x7F800001u) : U(0x7FF0000000000001ull);
+  if constexpr (is_float_key_v<K>) {
+    const U neg_inf = sizeof(U) == 2   ? U(0xFC00u)
+                      : sizeof(U) == 4 ? U(0xFF800000u)
+                                       : U(0xFFF0000000000000ull);
+    const U pos_shift = sizeof(U) == 2   ? U(0x7C01u)
+                        : sizeof(U) == 4 ? U(0x7F800001u)
+                                         : U(0x7FF0000000000001ull);
     image = (u & sign) ? U(neg_inf - u) : U(u + pos_shift);
   } else if constexpr (std::is_signed_v<K>) {
-    image = u ^ sign;
+    image = U(u ^ sign);
   } else {
     image = u;
   }
@@ -68,7 +99,7 @@ image_t<K> image_field(K k, bool descending, int begin, int end) {
   using U = image_t<K>;
   const int width = end - begin;
   U mask = width >= int(sizeof(U) * 8) ? U(~U(0)) : U((U(1) << width) - 1);
-  return (ordered_image(k, descending) >> begin) & mask;
+  return U(ordered_image(k, descending) >> begin) & mask;
 }
 
 // The permutation a stable sort applies: result[j] = index of the key that lands at j.

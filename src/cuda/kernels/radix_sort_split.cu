@@ -6,7 +6,7 @@
 //   kernel 2   totalFalses = e[n-1] + f[n-1]; t[i] = i - f[i] + totalFalses;
 //              d[i] = b[i] ? t[i] : f[i]; out[d[i]] = in[i] (values alike)
 // Each split is stable, so splitting on every bit from the lowest sorts. It moves every key
-// once per bit (32 or 64 times) where Onesweep moves it once per 8 bits: the ladder row shows
+// once per bit (8 to 64 times) where Onesweep moves it once per 8 bits: the ladder row shows
 // what digits and local ranking buy. e and f are 32-bit while n fits, 64-bit beyond.
 #include <cuda_runtime.h>
 
@@ -121,8 +121,12 @@ void split_by_offset(const context& ctx, const detail::sort_request& r, workspac
 namespace parprim::cuda_backend {
 
 void radix_sort_split_1bit(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  if (r.key_bytes == 4) cuda_kernels::split_by_offset<std::uint32_t>(ctx, r, ws);
-  else cuda_kernels::split_by_offset<std::uint64_t>(ctx, r, ws);
+  switch (r.key_bytes) {
+    case 1: return cuda_kernels::split_by_offset<std::uint8_t>(ctx, r, ws);
+    case 2: return cuda_kernels::split_by_offset<std::uint16_t>(ctx, r, ws);
+    case 4: return cuda_kernels::split_by_offset<std::uint32_t>(ctx, r, ws);
+    default: return cuda_kernels::split_by_offset<std::uint64_t>(ctx, r, ws);
+  }
 }
 
 }  // namespace parprim::cuda_backend

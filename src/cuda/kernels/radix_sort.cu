@@ -1,0 +1,167 @@
+// Onesweep LSD radix sort (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit
+// Radix Sort for GPUs", 2022): 8-bit digits, one read of the keys for all histograms, then one
+// kernel per digit that reads and writes every key exactly once.
+//
+// Kernels, in stream order:
+//   1. histogram  every digit histogram of every pass in one read of the keys
+//   2. scan       per pass: where each digit starts (exclusive scan over digits), which passes
+//                 are trivial (one digit holds every key: skipped), and which buffer each
+//                 executed pass reads (the ping-pong parity, decided on the device)
+//   3. pass x P   per tile: rank the keys by digit inside the tile (warp-level multisplit),
+//                 publish the tile's digit counts, find the tile's place among the keys of
+//                 each digit by decoupled look-back over the predecessor tiles, then scatter
+//                 through shared memory so that writes of equal digits are contiguous
+//   4. copy back  when an odd number of passes ran, the result is in the temporary buffer
+//
+// A keys-only sort of 1-byte keys over all 8 bits needs no pass: the digit counts give the
+// sorted keys, which a fill kernel writes (radix_sort_histogram.cuh).
+//
+// Keys are raw 8-, 16-, 32- or 64-bit words; the digit is taken from their order-preserving
+// image (core/sort_keys.hpp), so signed, float and descending sorts cost nothing extra and the
+// kernels exist only for 4 key widths x 3 value widths (none, 4, 8 bytes); 1- and 2-byte keys
+// run 1 and 2 passes.
+//
+// The body lives in three headers: radix_sort_common.cuh (tile shapes, control block,
+// look-back and segment chaining), radix_sort_histogram.cuh (kernels 1 and 2) and
+// radix_sort_pass.cuh (kernels 3 and 4); this file launches them.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/sort_keys.hpp"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
+#include "cuda/kernels/radix_sort_histogram.cuh"
+#include "cuda/kernels/radix_sort_pass.cuh"
+#include "cuda/sort_backend.hpp"
+#include "cuda/tuning/sort_tuning.hpp"
+
+namespace parprim::cuda_kernels::onesweep {
+
+// ---- Host side ----------------------------------------------------------------------------------
+// tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
+// smaller ones to reach the multi-segment path with small inputs.
+template <class U, class W, bool HasValues>
+void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws,
+                   std::int64_t tiles_per_segment) {
+  using shape = pass_shape<U, W, HasValues>;
+  const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  int sms = 0;
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+
+  const std::int64_t n = r.n;
+  const int passes = (r.end_bit - r.begin_bit + tuning::radix_bits - 1) / tuning::radix_bits;
+  const std::int64_t tiles = ceil_div(n, shape::tile);
+  const std::int64_t longest = max_chain_keys / shape::tile;
+  const std::int64_t segment_tiles =
+      tiles_per_segment > 0 ? std::min(tiles_per_segment, longest) : longest;
+  const std::int64_t segments = ceil_div(tiles, segment_tiles);
+
+  // Temporary memory: the ping-pong copies, then the zeroed region (control, histograms,
+  // segment starts, look-back words) cleared by one memset.
+  using detail::align_up;
+  const std::size_t keys_bytes = align_up(std::size_t(n) * sizeof(U));
+  const std::size_t values_bytes =
+      HasValues ? align_up(std::size_t(n) * sizeof(W)) + tuning::temp_values_skew : 0;
+  const std::size_t control_bytes = align_up(sizeof(onesweep_control));
+  const std::size_t hist_bytes = align_up(std::size_t(max_passes) * radix * sizeof(unsigned long long));
+  const std::size_t base_bytes = align_up(std::size_t(segments) * max_passes * radix * sizeof(long long));
+  const std::size_t lookback_bytes = align_up(std::size_t(tiles) * radix * sizeof(unsigned));
+  const std::size_t zeroed = control_bytes + hist_bytes + base_bytes + lookback_bytes;
+  detail::temp_memory temp(ctx, ws, keys_bytes + values_bytes + zeroed);
+  unsigned char* p = temp.as<unsigned char>();
+
+  pass_args<U, W> a{};
+  a.keys[0] = static_cast<U*>(r.keys);
+  a.keys[1] = reinterpret_cast<U*>(p);
+  if constexpr (HasValues) {
+    a.values[0] = static_cast<W*>(r.values);
+    a.values[1] = reinterpret_cast<W*>(p + keys_bytes + tuning::temp_values_skew);
+  }
+  unsigned char* z = p + keys_bytes + values_bytes;
+  a.control = reinterpret_cast<onesweep_control*>(z);
+  auto* hist = reinterpret_cast<unsigned long long*>(z + control_bytes);
+  a.segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
+  a.lookback = reinterpret_cast<unsigned*>(z + control_bytes + hist_bytes + base_bytes);
+  a.n = n;
+  a.kp = key_params{r.kind, r.descending};
+  a.tiles_per_segment = unsigned(segment_tiles);
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(z, 0, zeroed, stream));
+
+  // 1. Histograms.
+  constexpr std::int64_t hist_tile = tuning::histogram_threads * tuning::histogram_items;
+  const int hist_grid = int(std::min<std::int64_t>(ceil_div(n, hist_tile),
+                                                   std::int64_t(sms) * tuning::histogram_blocks_per_sm));
+  onesweep_histogram<U><<<hist_grid, tuning::histogram_threads, 0, stream>>>(
+      a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // 2. Digit starts, skips, parity.
+  onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  if constexpr (sizeof(U) == 1 && !HasValues) {
+    if (r.begin_bit == 0 && r.end_bit == 8) {  // the counts alone give the sorted keys
+      const std::int64_t fill_tile = std::int64_t(radix) * fill_bytes;
+      const int fill_grid = int(std::min<std::int64_t>(ceil_div(n, fill_tile), std::int64_t(sms) * 8));
+      onesweep_fill<<<fill_grid, radix, 0, stream>>>(a.segment_base, n, a.kp, a.keys[0]);
+      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+      return;
+    }
+  }
+  // 3. One kernel per digit and segment; a skipped pass returns at once.
+  constexpr int pass_bytes = pass_shared_bytes<U, W, HasValues>();
+  // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
+  // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
+  constexpr int pass_static_bytes = 64 + (shape::threads / 32) * 4 + radix * int(sizeof(void*));
+  if constexpr (pass_bytes + pass_static_bytes > 48 * 1024) {
+    PARPRIM_CUDA_CHECK(ctx.name(), who,
+                       cudaFuncSetAttribute(onesweep_pass<U, W, HasValues>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
+  }
+  for (int pass = 0; pass < passes; ++pass) {
+    a.shift = r.begin_bit + pass * tuning::radix_bits;
+    a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
+    for (std::int64_t s = 0; s < segments; ++s) {
+      const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
+      onesweep_pass<U, W, HasValues><<<grid, shape::threads, pass_bytes, stream>>>(a, pass);
+      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    }
+  }
+  // 4. Copy back when the result is in the temporary buffer.
+  const int grid = int(std::min<std::int64_t>(ceil_div(n, 256), std::int64_t(sms) * 8));
+  onesweep_copy_back<U, W, HasValues><<<grid, 256, 0, stream>>>(a.control, passes, a);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+template <class U>
+void onesweep_by_value(const context& ctx, const detail::sort_request& r, workspace* ws,
+                       std::int64_t tiles_per_segment) {
+  if (r.value_bytes == 4) onesweep_sort<U, std::uint32_t, true>(ctx, r, ws, tiles_per_segment);
+  else if (r.value_bytes == 8) onesweep_sort<U, std::uint64_t, true>(ctx, r, ws, tiles_per_segment);
+  else onesweep_sort<U, std::uint32_t, false>(ctx, r, ws, tiles_per_segment);
+}
+
+
+}  // namespace parprim::cuda_kernels::onesweep
+
+namespace parprim::cuda_backend {
+
+void radix_sort_onesweep_segmented(const context& ctx, const detail::sort_request& r,
+                                   workspace* ws, std::int64_t tiles_per_segment) {
+  using namespace cuda_kernels::onesweep;
+  switch (r.key_bytes) {
+    case 1: return onesweep_by_value<std::uint8_t>(ctx, r, ws, tiles_per_segment);
+    case 2: return onesweep_by_value<std::uint16_t>(ctx, r, ws, tiles_per_segment);
+    case 4: return onesweep_by_value<std::uint32_t>(ctx, r, ws, tiles_per_segment);
+    default: return onesweep_by_value<std::uint64_t>(ctx, r, ws, tiles_per_segment);
+  }
+}
+
+void radix_sort_onesweep(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  radix_sort_onesweep_segmented(ctx, r, ws, 0);
+}
+
+}  // namespace parprim::cuda_backend

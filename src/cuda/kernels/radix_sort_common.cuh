@@ -1,0 +1,157 @@
+// Onesweep's shared pieces: the tile shape of each instantiation, the control block the scan
+// kernel fills, and the decoupled look-back with its segment chaining (radix_sort.cu).
+//
+// Look-back words pack a 2-bit state and a 30-bit count: 0 not ready, 1 aggregate (the
+// tile's own count), 2 + parity inclusive (count up to and including the tile). One buffer
+// serves every pass without clearing: consecutive executed passes have opposite parities, so
+// the inclusive words left by the previous pass read as "not ready".
+//
+// Segments. A 30-bit count caps a look-back chain below 2^30 keys, so the tiles are cut into
+// segments of `tiles_per_segment` tiles, each with its own chain, and each pass is launched
+// once per segment. Where digit d starts in segment s of a pass's input depends on how many
+// keys of digit d the earlier segments of that input hold; the input of pass p > 0 is the
+// output of pass p - 1, a permutation of the caller's keys, so those counts are not known
+// upfront. The last tile of segment s knows them after its look-back (its inclusive count
+// plus the segment's own start) and writes the start of segment s + 1, which the next
+// launch reads: segment_base[s][pass][d] is written by the scan kernel for s = 0 and by
+// segment s - 1 otherwise.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/sort_keys.hpp"
+#include "cuda/tuning/sort_tuning.hpp"
+
+namespace parprim::cuda_kernels::onesweep {
+
+using tuning = cuda_tuning::onesweep_tuning;
+constexpr int radix = tuning::radix;
+constexpr int max_passes = 8;  // 64-bit keys
+constexpr unsigned full_mask = 0xffffffffu;
+constexpr unsigned count_mask = (1u << 30) - 1;
+constexpr unsigned state_aggregate = 1u;
+constexpr std::int64_t max_chain_keys = (std::int64_t(1) << 30) - 1;
+
+static_assert(tuning::threads >= radix && tuning::threads % 32 == 0,
+              "the look-back and the tile counts take one thread per digit");
+
+// The tile of one pass-kernel instantiation: 8-byte keys or values may take fewer keys per
+// thread (registers, shared memory). 1- and 2-byte keys take the 4-byte shape.
+template <class U, class W, bool HasValues>
+struct pass_shape {
+  static constexpr bool wide = sizeof(U) == 8 || (HasValues && sizeof(W) == 8);
+  static constexpr int threads = tuning::threads;
+  static constexpr int items = wide ? tuning::items_wide : tuning::items;
+  static constexpr int tile = threads * items;
+  static constexpr int word_bytes = int(HasValues && sizeof(W) > sizeof(U) ? sizeof(W) : sizeof(U));
+  static_assert(tile < (1 << 16), "tile-local ranks");
+  static_assert(std::int64_t(tile) <= max_chain_keys, "a segment holds at least one tile");
+};
+
+// Decided on the device by the scan kernel; read by the passes and the copy back.
+struct onesweep_control {
+  unsigned tile_counter[max_passes];  // dynamic tile numbering, one counter per pass
+  int skip[max_passes];               // 1: every key has the same digit in this pass
+  int source[max_passes + 1];         // buffer each pass reads; [passes]: where the result is
+};
+
+struct key_params {
+  detail::key_kind kind;
+  bool descending;
+};
+
+__device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Exclusive sum over the block of one value per thread (threads past the digits pass 0).
+// Contains barriers: every thread calls it.
+template <class T>
+__device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* blockDim.x / 32 */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  T inclusive = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    T below = __shfl_up_sync(full_mask, inclusive, d);
+    if (lane >= d) inclusive += below;
+  }
+  if (lane == 31) warp_totals[warp] = inclusive;
+  __syncthreads();
+  T before = 0;
+  for (int w = 0; w < warp; ++w) before += warp_totals[w];
+  __syncthreads();  // warp_totals may be reused by the caller
+  return before + inclusive - v;
+}
+
+
+// The arguments of every pass kernel.
+template <class U, class W>
+struct pass_args {
+  U* keys[2];    // [0]: the caller's keys, [1]: the temporary copy
+  W* values[2];  // null when sorting keys only
+  std::int64_t n;
+  key_params kp;
+  int shift, width;
+  unsigned tiles_per_segment;       // each segment's tiles form one look-back chain
+  unsigned* lookback;               // [tiles][radix]
+  onesweep_control* control;
+  long long* segment_base;          // [segments][max_passes][radix]
+};
+
+// Where the tile sits in its segment's look-back chain.
+struct chain_position {
+  unsigned segment;
+  bool start;            // the segment's first tile: its counts are inclusive at once
+  bool last_of_segment;  // the segment's last tile, with a segment after it
+};
+
+__device__ __forceinline__ chain_position chain_of(unsigned tile, unsigned tiles_per_segment,
+                                                   std::int64_t tile_end, std::int64_t n) {
+  chain_position c;
+  c.segment = tile / tiles_per_segment;
+  c.start = tile % tiles_per_segment == 0;
+  c.last_of_segment = (tile + 1) % tiles_per_segment == 0 && tile_end < n;
+  return c;
+}
+
+// Look-back phase for thread d: the count of digit d in the tile's predecessors within its
+// segment, walking back until a tile with an inclusive count; then publishes the tile's own
+// inclusive count. Not called by a segment's first tile.
+__device__ __forceinline__ unsigned look_back(unsigned* my_word, unsigned digit_count,
+                                              unsigned state_inclusive) {
+  unsigned before = 0;
+  const unsigned* word = my_word;
+  for (;;) {
+    word -= radix;
+    unsigned w = load_relaxed(word);
+    while ((w >> 30) != state_aggregate && (w >> 30) != state_inclusive) w = load_relaxed(word);
+    before += w & count_mask;
+    if ((w >> 30) == state_inclusive) break;
+  }
+  store_relaxed(my_word, (state_inclusive << 30) | (before + digit_count));
+  return before;
+}
+
+// Segment phase for thread d: the global index of digit d's first key in this tile, given
+// the count of digit d in the earlier tiles of the segment; the segment's last tile also
+// hands the start of digit d in the next segment to the next launch.
+template <class U, class W>
+__device__ __forceinline__ long long tile_digit_start(const pass_args<U, W>& a, int pass,
+                                                      chain_position c, int d,
+                                                      unsigned before_tile, unsigned digit_count) {
+  const std::size_t at = (std::size_t(c.segment) * max_passes + pass) * radix + d;
+  const long long segment_start = a.segment_base[at];
+  if (c.last_of_segment)
+    a.segment_base[at + std::size_t(max_passes) * radix] = segment_start + before_tile + digit_count;
+  return segment_start + before_tile;
+}
+
+
+}  // namespace parprim::cuda_kernels::onesweep

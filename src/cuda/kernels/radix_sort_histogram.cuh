@@ -1,0 +1,117 @@
+// Onesweep kernels 1 and 2 (radix_sort.cu): every digit histogram in one read of the keys,
+// then the digit starts, the trivial passes and the buffer parity; and the fill kernel that
+// replaces the pass when one digit is the whole key.
+#pragma once
+
+#include "cuda/kernels/radix_sort_common.cuh"
+
+namespace parprim::cuda_kernels::onesweep {
+
+// ---- 1. Upfront histogram --------------------------------------------------------------------
+// Every pass's digit histogram in one read, into 64-bit totals (blocks count in 32 bits: a
+// block sees at most n / grid keys).
+template <class U>
+__global__ void __launch_bounds__(tuning::histogram_threads)
+    onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
+                       int end_bit, int passes, unsigned long long* hist /* [max_passes][radix] */) {
+  constexpr int key_passes = int(sizeof(U));  // 8-bit digits: 1, 2, 4 or 8 passes at most
+  constexpr int threads = tuning::histogram_threads, items = tuning::histogram_items;
+  __shared__ unsigned s_hist[key_passes * radix];
+  for (int i = threadIdx.x; i < key_passes * radix; i += threads) s_hist[i] = 0;
+  __syncthreads();
+
+  const std::int64_t stride = std::int64_t(gridDim.x) * threads * items;
+  for (std::int64_t base = std::int64_t(blockIdx.x) * threads * items; base < count;
+       base += stride) {
+    U k[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      std::int64_t i = base + j * threads + threadIdx.x;
+      k[j] = i < count ? keys[i] : U(0);
+    }
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      if (base + j * threads + threadIdx.x >= count) break;
+      const U image = detail::ordered_bits(k[j], kp.kind, kp.descending);
+#pragma unroll
+      for (int p = 0; p < key_passes; ++p) {
+        if (p < passes) {
+          const int shift = begin_bit + p * tuning::radix_bits;
+          const int width = min(tuning::radix_bits, end_bit - shift);
+          const unsigned d = unsigned(image >> shift) & ((1u << width) - 1u);
+          atomicAdd(&s_hist[p * radix + d], 1u);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * radix; i += threads)
+    if (s_hist[i]) atomicAdd(&hist[i], (unsigned long long)s_hist[i]);
+}
+
+// ---- 2. Digit starts, trivial passes and buffer parity (one block, thread d = digit d) ----------
+// Writes the starts of segment 0; the passes chain the later segments' starts.
+__global__ void __launch_bounds__(radix)
+    onesweep_scan(const unsigned long long* hist /* [max_passes][radix] */,
+                  long long* segment_base /* [segments][max_passes][radix] */,
+                  onesweep_control* control, int passes, std::int64_t n) {
+  __shared__ long long warp_totals[radix / 32];
+  const int d = threadIdx.x;
+  int source = 0;
+  for (int p = 0; p < passes; ++p) {
+    const long long total = (long long)hist[p * radix + d];
+    const bool trivial = __syncthreads_or(total == n) != 0;
+    segment_base[p * radix + d] = block_exclusive_sum(total, warp_totals);
+    if (d == 0) {
+      control->skip[p] = trivial ? 1 : 0;
+      control->source[p] = source;
+      if (!trivial) source ^= 1;
+    }
+  }
+  if (d == 0) control->source[passes] = source;
+}
+
+
+// ---- Keys only, one digit that covers every key bit (1-byte keys, full range) ---------------
+// The digit counts then determine the sorted keys: position i holds the key whose image is the
+// digit d with start[d] <= i < start[d + 1], and equal keys are identical bits, so order among
+// them is moot. One read (the histogram) and one write, where a pass would read and write the
+// keys and an odd pass count would copy them back. Each thread writes fill_bytes consecutive
+// keys, 16 bytes at a time when the keys are 16-byte aligned.
+constexpr int fill_bytes = 16;
+
+__global__ void __launch_bounds__(radix)
+    onesweep_fill(const long long* digit_start /* [radix] */, std::int64_t n, key_params kp,
+                  std::uint8_t* keys) {
+  __shared__ long long s_start[radix + 1];
+  s_start[threadIdx.x] = digit_start[threadIdx.x];
+  if (threadIdx.x == 0) s_start[radix] = n;
+  __syncthreads();
+  const bool aligned = (reinterpret_cast<std::uintptr_t>(keys) % fill_bytes) == 0;
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x * fill_bytes;
+  for (std::int64_t first = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * fill_bytes;
+       first < n; first += stride) {
+    int lo = 0, hi = radix - 1;  // the last digit starting at or before `first`
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (s_start[mid] <= first) lo = mid;
+      else hi = mid - 1;
+    }
+    int d = lo;
+    std::uint8_t out[fill_bytes];
+#pragma unroll
+    for (int j = 0; j < fill_bytes; ++j) {
+      while (s_start[d + 1] <= first + j && d < radix - 1) ++d;
+      out[j] = detail::original_bits(std::uint8_t(d), kp.kind, kp.descending);
+    }
+    if (aligned && first + fill_bytes <= n) {
+      uint4 v;
+      memcpy(&v, out, fill_bytes);
+      *reinterpret_cast<uint4*>(keys + first) = v;
+    } else {
+      for (int j = 0; j < fill_bytes && first + j < n; ++j) keys[first + j] = out[j];
+    }
+  }
+}
+
+}  // namespace parprim::cuda_kernels::onesweep

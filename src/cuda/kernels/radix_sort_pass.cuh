@@ -1,0 +1,236 @@
+// Onesweep kernels 3 and 4 (radix_sort.cu): one digit pass per launch, and the copy back when
+// an odd number of passes ran.
+#pragma once
+
+#include "cuda/kernels/radix_sort_common.cuh"
+
+namespace parprim::cuda_kernels::onesweep {
+
+// ---- 3. One digit pass ------------------------------------------------------------------------
+// The pass kernel's phases: load, rank (warp-level multisplit), publish the tile's counts,
+// stage the tile sorted by digit in shared memory, look back, write. Its tricks:
+//   - keys become their ordered image at load and raw words again at the write, so a digit
+//     is a shift and a mask;
+//   - the last tile is padded with the largest image: padding keys take the largest digit
+//     and, coming last in input order, the tile positions past the real keys, so no key
+//     needs a validity check (the padding is taken off the published count);
+//   - the peers of a digit are found with 4 instructions per bit, and the group's leader
+//     bumps the warp counter with one shared atomic that returns the old count;
+//   - shared memory for the warp counters is reused for the staged tile.
+
+// Lanes of the warp whose `d` has the same low Bits bits: per bit, a ballot of the
+// lanes with the bit set, complemented in the lanes without it.
+template <int Bits>
+__device__ __forceinline__ unsigned match_digit(unsigned d) {
+  unsigned peers = full_mask;
+#pragma unroll
+  for (int b = 0; b < Bits; ++b) {
+    unsigned same;
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+        "and.b32 t, %1, %2;\n\t"
+        "setp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(same)
+        : "r"(d), "r"(1u << b));
+    peers &= same;
+  }
+  return peers;
+}
+
+// The pass kernel's dynamic shared memory: the warp counters during ranking, the tile
+// sorted by digit afterwards (8-byte tiles outgrow the 48 KiB of static shared memory).
+template <class U, class W, bool HasValues>
+constexpr int pass_shared_bytes() {
+  using shape = pass_shape<U, W, HasValues>;
+  constexpr int hist_bytes = (shape::threads / 32) * radix * int(sizeof(unsigned));
+  constexpr int stage_bytes = shape::tile * shape::word_bytes;
+  return hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
+}
+
+template <class U, class W, bool HasValues>
+__global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
+    onesweep_pass(pass_args<U, W> a, int pass) {
+  using shape = pass_shape<U, W, HasValues>;
+  constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile;
+  constexpr int warps = threads / 32, warp_keys = items * 32;
+  extern __shared__ __align__(16) unsigned char s_shared[];
+  __shared__ unsigned s_tile;
+  __shared__ unsigned s_warp_totals[warps];
+  // Per digit, where tile-local position 0 would go: out + (global index of the digit's first
+  // key in the tile - its tile-local start). Kept as a pointer so that a key's address is one
+  // load and one multiply-add; holds key pointers while keys are written, then value pointers.
+  __shared__ void* s_dst[radix];
+  static_assert(pass_shared_bytes<U, W, HasValues>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
+                "shared memory per block: fewer keys per thread");
+
+  if (a.control->skip[pass]) return;
+  const int source = a.control->source[pass];
+  const U* in_keys = source ? a.keys[1] : a.keys[0];
+  U* out_keys = source ? a.keys[0] : a.keys[1];
+  const unsigned state_inclusive = 2u + unsigned(source);
+  const bool floating = a.kp.kind == detail::key_kind::floating;
+  const bool descending = a.kp.descending;
+  // Integer images are the raw bits XOR a constant (sort_keys.hpp); floats take the full map.
+  const U flip = detail::ordered_bits(U(0), a.kp.kind, descending);
+  const int shift = a.shift;
+  const unsigned digit_mask = (1u << a.width) - 1u;  // the largest digit of this pass
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  unsigned* s_hist = reinterpret_cast<unsigned*>(s_shared);
+  if (tid == 0) s_tile = atomicAdd(&a.control->tile_counter[pass], 1u);
+  for (int i = tid; i < warps * radix; i += threads) s_hist[i] = 0;
+  __syncthreads();
+  const unsigned tile = s_tile;
+  const std::int64_t tile_begin = std::int64_t(tile) * tile_keys;
+  const int count = int(min(std::int64_t(tile_keys), a.n - tile_begin));
+  const bool full = count == tile_keys;
+  const chain_position chain = chain_of(tile, a.tiles_per_segment, tile_begin + tile_keys, a.n);
+
+  // Load phase. Warp w owns keys [w * warp_keys, (w + 1) * warp_keys) of the tile; item k of
+  // lane l is key w * warp_keys + k * 32 + l, so each load is coalesced and ranking items in
+  // k order, lanes in lane order, visits the warp's keys in input order (stability). Keys
+  // become images; the last tile is padded with the largest.
+  const int warp_first = warp * warp_keys;
+  const U* in = in_keys + tile_begin + warp_first + lane;
+  U keys[items];
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] = in[k * 32];
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] = warp_first + k * 32 + lane < count ? in[k * 32] : U(0);
+  }
+  if (floating) {
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      keys[k] = detail::ordered_bits(keys[k], detail::key_kind::floating, descending);
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) keys[k] ^= flip;
+  }
+  if (!full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (warp_first + k * 32 + lane >= count) keys[k] = ~U(0);
+  }
+  W values[HasValues ? items : 1];
+  const W* in_values = nullptr;
+  if constexpr (HasValues) {
+    in_values = (source ? a.values[1] : a.values[0]) + tile_begin + warp_first + lane;
+  }
+  auto digit = [&](U image) { return unsigned(image >> shift) & digit_mask; };
+
+  // Rank phase (warp-level multisplit). For each item, the lanes holding the same digit find
+  // each other with one ballot per digit bit; the highest such lane adds the group's size to
+  // the warp's counter for that digit, and each lane's rank is the counter before the add
+  // plus the number of group members in lower lanes.
+  const unsigned lanes_below = (1u << lane) - 1u;
+  unsigned* warp_hist = s_hist + warp * radix;
+  unsigned rank[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const unsigned dk = digit(keys[k]);
+    const unsigned peers = match_digit<tuning::radix_bits>(dk);
+    const int leader = 31 - __clz(peers);
+    unsigned before = 0;
+    if (lane == leader) before = atomicAdd(&warp_hist[dk], unsigned(__popc(peers)));
+    rank[k] = __shfl_sync(full_mask, before, leader) + __popc(peers & lanes_below);
+    __syncwarp();  // this item's atomics are done before the next item's (stability)
+  }
+  __syncthreads();
+
+  // Tile counts phase (thread d < radix): warp offsets, the tile's count of digit d
+  // published without the padding, where digit d starts in the tile; then every warp's
+  // counter becomes the tile position of its first key of each digit.
+  const int d = tid;
+  unsigned digit_count = 0;  // with the padding: it only adds to the largest digit
+  if (d < radix)
+    for (int w = 0; w < warps; ++w) digit_count += s_hist[w * radix + d];
+  const unsigned real_count = digit_count - (unsigned(d) == digit_mask ? unsigned(tile_keys - count) : 0u);
+  unsigned* my_lookback = a.lookback + std::size_t(tile) * radix + d;
+  if (d < radix)
+    store_relaxed(my_lookback, ((chain.start ? state_inclusive : state_aggregate) << 30) | real_count);
+  const unsigned tile_start = block_exclusive_sum(digit_count, s_warp_totals);
+  if (d < radix) {
+    unsigned at = tile_start;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = s_hist[w * radix + d];
+      s_hist[w * radix + d] = at;
+      at += c;
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < items; ++k) rank[k] += warp_hist[digit(keys[k])];
+  __syncthreads();  // the counters are read; their space becomes the staged tile
+
+  // Local scatter phase: the tile sorted by digit; padding lands past the real keys.
+  U* s_keys = reinterpret_cast<U*>(s_shared);
+#pragma unroll
+  for (int k = 0; k < items; ++k) s_keys[rank[k]] = keys[k];
+
+  // Look-back phase.
+  long long to_global = 0;  // thread d: global index minus tile position for digit d
+  if (d < radix) {
+    const unsigned before_tile = chain.start ? 0u : look_back(my_lookback, real_count, state_inclusive);
+    to_global = tile_digit_start(a, pass, chain, d, before_tile, real_count) - tile_start;
+    s_dst[d] = out_keys + to_global;
+  }
+  __syncthreads();
+
+  // Write phase: consecutive threads take consecutive tile positions. The digits of the
+  // written keys are kept for the values, four to a register.
+  unsigned out_digits[HasValues ? (items + 3) / 4 : 1] = {};
+  auto write_keys = [&](auto to_raw) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + tid;
+      if (full || i < count) {
+        const U image = s_keys[i];
+        const unsigned dk = digit(image);
+        if constexpr (HasValues) out_digits[k / 4] |= dk << (8 * (k % 4));
+        static_cast<U*>(s_dst[dk])[i] = to_raw(image);
+      }
+    }
+  };
+  if (floating)
+    write_keys([&](U image) { return detail::original_bits(image, detail::key_kind::floating, descending); });
+  else
+    write_keys([&](U image) { return U(image ^ flip); });
+
+  if constexpr (HasValues) {
+    // Loaded after the look-back rather than with the keys: fewer registers (bench/results).
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+    W* s_values = reinterpret_cast<W*>(s_shared);
+    W* out_values = source ? a.values[0] : a.values[1];
+    __syncthreads();  // every key has been read out of the staged tile, and s_dst
+#pragma unroll
+    for (int k = 0; k < items; ++k) s_values[rank[k]] = values[k];
+    if (d < radix) s_dst[d] = out_values + to_global;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + tid;
+      if (full || i < count)
+        static_cast<W*>(s_dst[(out_digits[k / 4] >> (8 * (k % 4))) & 0xffu])[i] = s_values[i];
+    }
+  }
+}
+
+
+// ---- 4. Copy back -----------------------------------------------------------------------------
+template <class U, class W, bool HasValues>
+__global__ void onesweep_copy_back(const onesweep_control* control, int passes, pass_args<U, W> a) {
+  if (control->source[passes] == 0) return;  // the result is already in the caller's arrays
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.n; i += stride) {
+    a.keys[0][i] = a.keys[1][i];
+    if constexpr (HasValues) a.values[0][i] = a.values[1][i];
+  }
+}
+
+
+}  // namespace parprim::cuda_kernels::onesweep
