@@ -107,7 +107,10 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
   c.no_overlap(offsets, "offsets", out, "out", false);
   c.known_option(o, op::max, "op");
   detail::check_workspace(c, ws);
-  if (offsets.size() >= 1) c.same_size(offsets.size() - 1, "offsets minus one", out.size(), "out");
+  if (offsets.size() >= 1 && offsets.size() - 1 != out.size())
+    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
+           std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
+           " segments");
   covered range = check_offsets(c, offsets, in.size());
   if (out.size() == 0) return;
   detail::runs_job<std::uint32_t, T> job;

@@ -92,15 +92,20 @@ class head_finder {
   std::int64_t segment_ = 0;
 };
 
-template <class K, class V, class Eq, class Op>
-state<V> element(const detail::runs_job<K, V>& job, std::int64_t i, bool head, std::int64_t tag,
-                 Op op) {
-  state<V> e;
-  e.valid = true;
-  e.heads = head ? 1 : 0;
-  e.tag = tag;
-  if (job.values) e.value = head && job.has_init ? op(job.init, job.values[i]) : job.values[i];
-  return e;
+// Folds element i into s in place (state copies per element stalled on store forwarding).
+template <class K, class V, class Op>
+inline void step(state<V>& s, const detail::runs_job<K, V>& job, std::int64_t i, bool head,
+                 std::int64_t tag, Op op) {
+  V v{};
+  if (job.values) v = head && job.has_init ? op(job.init, job.values[i]) : job.values[i];
+  if (head) {
+    s.value = v;
+    ++s.heads;
+    s.tag = tag;
+  } else {
+    s.value = s.valid ? op(s.value, v) : v;
+  }
+  s.valid = true;
 }
 
 // Writes the outputs of the run that `s` closes at position `end` (exclusive).
@@ -128,8 +133,8 @@ std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, O
     state<V> s;
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
-      bool h = heads.head(i, tag, false);
-      s = combine(s, element<K, V, Eq>(job, i, h, tag, op), op);
+      const bool h = heads.head(i, tag, false);
+      step(s, job, i, h, tag, op);
     }
     prefix[b + 1] = s;
   });
@@ -147,13 +152,13 @@ std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, O
     state<V> s = prefix[b];
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
-      bool h = heads.head(i, tag, true);
+      const bool h = heads.head(i, tag, true);
       if (h && s.valid) close_run(job, s, i);
-      const state<V> before = s;
-      s = combine(s, element<K, V, Eq>(job, i, h, tag, op), op);
+      const V before = s.value;
+      step(s, job, i, h, tag, op);
       if (h && job.keys_out) job.keys_out[s.heads - 1] = job.keys[i];
       if (h && job.head_values_out) job.head_values_out[s.heads - 1] = job.head_values_source[i];
-      if (job.scan_out) job.scan_out[i] = job.inclusive ? s.value : (h ? job.init : before.value);
+      if (job.scan_out) job.scan_out[i] = job.inclusive ? s.value : (h ? job.init : before);
     }
     if (end == n) {
       close_run(job, s, n);

@@ -99,6 +99,7 @@ struct device_job {
   V* scan_out;
   bool inclusive;
   bool by_segment;
+  const std::int64_t* tile_first_segment;  // offsets: per tile, the first s with a start in it or later
 };
 
 template <class K, class V>
@@ -106,7 +107,7 @@ device_job<K, V> device_view(const detail::runs_job<K, V>& j) {
   return {j.n,        j.keys,        j.flags,     j.offsets,        j.segments,
           j.values,   j.has_init,    j.init,      j.keys_out,       j.head_values_source,
           j.head_values_out, j.reduced_out, j.lengths_out, j.scan_out, j.inclusive,
-          j.by_segment};
+          j.by_segment, nullptr};
 }
 
 template <class K, class V, class Op, head_source Heads>
@@ -117,7 +118,6 @@ struct tile_storage {
   std::uint8_t flags[Heads == head_source::keys ? 1 : tile];
   std::int64_t tags[Heads == head_source::offsets ? tile : 1];
   V values[tile];
-  std::int64_t first_segment;
   typename cuda_prim::block_scan<state<V>, segmented_op<V, Op>, tuning::threads>::storage scan;
 };
 
@@ -128,19 +128,11 @@ __device__ void mark_segment_heads(const device_job<K, V>& a, Storage& s, std::i
                                    int count, bool write) {
   const std::int64_t* o = a.offsets;
   const std::int64_t o0 = o[0];
-  if (threadIdx.x == 0) {  // first s with o[s] - o0 >= b0: a binary search over o[0..S]
-    std::int64_t lo = 0, hi = a.segments;
-    while (lo < hi) {
-      std::int64_t mid = lo + (hi - lo) / 2;
-      if (o[mid] - o0 < b0) lo = mid + 1;
-      else hi = mid;
-    }
-    s.first_segment = lo;
-  }
   for (int i = threadIdx.x; i < count; i += tuning::threads) s.flags[i] = 0;
   __syncthreads();
   const bool last_tile = b0 + count == a.n;
-  for (std::int64_t seg = s.first_segment + threadIdx.x; seg < a.segments; seg += tuning::threads) {
+  const std::int64_t first_segment = a.tile_first_segment[blockIdx.x];
+  for (std::int64_t seg = first_segment + threadIdx.x; seg < a.segments; seg += tuning::threads) {
     const std::int64_t p = o[seg] - o0;
     if (p > b0 + count || (p == b0 + count && !last_tile)) break;
     if (o[seg + 1] > o[seg]) {
@@ -153,6 +145,23 @@ __device__ void mark_segment_heads(const device_job<K, V>& a, Storage& s, std::i
     }
   }
   __syncthreads();
+}
+
+// Offsets: for every tile t, the first s with offsets[s] - offsets[0] >= t * tile (one binary
+// search per tile, all tiles at once, so no block waits on a chain of dependent loads).
+template <int Tile>
+__global__ void tile_first_segment_kernel(const std::int64_t* offsets, std::int64_t segments,
+                                          std::int64_t tiles, std::int64_t* first) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= tiles) return;
+  const std::int64_t b0 = t * Tile;
+  std::int64_t lo = 0, hi = segments;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] - offsets[0] < b0) lo = mid + 1;
+    else hi = mid;
+  }
+  first[t] = lo;
 }
 
 // Loads the tile's keys or flags and values into shared memory (coalesced, striped).
@@ -178,6 +187,20 @@ __device__ __forceinline__ bool is_head(const Storage& s, Eq eq, std::int64_t b0
   else return s.flags[i] != 0;
 }
 
+// Element i of the tile as a run state.
+template <class K, class V, head_source Heads, class Storage, class Eq, class Op>
+__device__ __forceinline__ state<V> element_at(const device_job<K, V>& a, const Storage& s, Eq eq,
+                                               Op op, std::int64_t b0, int i) {
+  state<V> e = segmented_op<V, Op>::identity();
+  const bool head = is_head<K, V, Heads>(s, eq, b0, i);
+  e.valid = 1;
+  e.heads = head ? 1 : 0;
+  if constexpr (Heads == head_source::offsets) e.tag = head ? s.tags[i] : 0;
+  else e.tag = b0 + i;
+  if (a.values) e.value = head && a.has_init ? op(a.init, s.values[i]) : s.values[i];
+  return e;
+}
+
 template <class K, class V>
 __device__ __forceinline__ void close_run(const device_job<K, V>& a, const state<V>& r,
                                           std::int64_t end) {
@@ -199,24 +222,15 @@ __global__ void __launch_bounds__(tuning::threads)
   const int count = a.n - b0 < tuning::tile ? int(a.n - b0) : tuning::tile;
   load_tile<K, V, Heads>(a, s, b0, count, write);
 
-  // Each thread's elements: a blocked stretch of `items`, read from shared memory.
+  // Each thread's elements: a blocked stretch of `items`, read from shared memory. The loops
+  // stay rolled and elements are recomputed from shared memory in the write pass: unrolled,
+  // with nine 32-byte states held in registers, each instantiation took minutes of nvcc
+  // time, and the pass is meant to be bound by memory, not by these few instructions.
   const int first = int(threadIdx.x) * tuning::items;
-  state<V> elem[tuning::items];
+  const int last = first + tuning::items < count ? first + tuning::items : count;
   state<V> mine = sop_t::identity();
-#pragma unroll
-  for (int j = 0; j < tuning::items; ++j) {
-    const int i = first + j;
-    elem[j] = sop_t::identity();
-    if (i < count) {
-      const bool head = is_head<K, V, Heads>(s, eq, b0, i);
-      elem[j].valid = 1;
-      elem[j].heads = head ? 1 : 0;
-      if constexpr (Heads == head_source::offsets) elem[j].tag = head ? s.tags[i] : 0;
-      else elem[j].tag = b0 + i;
-      if (a.values) elem[j].value = head && a.has_init ? op(a.init, s.values[i]) : s.values[i];
-      mine = sop(mine, elem[j]);
-    }
-  }
+#pragma unroll 1
+  for (int i = first; i < last; ++i) mine = sop(mine, element_at<K, V, Heads>(a, s, eq, op, b0, i));
   state<V> inclusive, exclusive, total;
   cuda_prim::block_scan<state<V>, sop_t, tuning::threads>::scan(s.scan, mine, sop, inclusive,
                                                                   exclusive, total);
@@ -227,17 +241,17 @@ __global__ void __launch_bounds__(tuning::threads)
 
   // Write pass: walk this thread's elements from its exclusive prefix.
   state<V> run = sop(tile_states[blockIdx.x], exclusive);
-#pragma unroll
-  for (int j = 0; j < tuning::items; ++j) {
-    const int i = first + j;
-    if (i >= count) break;
-    const bool head = elem[j].heads != 0;
+#pragma unroll 1
+  for (int i = first; i < last; ++i) {
+    const state<V> e = element_at<K, V, Heads>(a, s, eq, op, b0, i);
+    const bool head = e.heads != 0;
     if (head && run.valid) close_run(a, run, b0 + i);
     const state<V> before = run;
-    run = sop(run, elem[j]);
+    run = sop(run, e);
     if constexpr (Heads == head_source::keys)
       if (head && a.keys_out) a.keys_out[run.heads - 1] = s.keys[i + 1];
     if (head && a.head_values_out) a.head_values_out[run.heads - 1] = a.head_values_source[b0 + i];
+    // Only this thread reads s.values[i], and it has just done so: safe to overwrite.
     if (a.scan_out) s.values[i] = a.inclusive ? run.value : (head ? a.init : before.value);
     if (b0 + i == a.n - 1) close_run(a, run, a.n);
   }
