@@ -6,7 +6,7 @@
 #if PARPRIM_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #endif
 
 namespace parprim::bench {

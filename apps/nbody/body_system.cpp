@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "systems.hpp"
 
 namespace parprim::nbody {

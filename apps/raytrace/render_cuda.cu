@@ -10,7 +10,7 @@
 #include <map>
 #include <mutex>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "cuda_frames.hpp"
 #include "parprim/buffer.hpp"
 #include "render.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "cub_histogram.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "parprim/buffer.hpp"
 
 namespace parprim::bench::yardstick {

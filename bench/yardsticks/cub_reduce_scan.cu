@@ -7,7 +7,7 @@
 #include <thrust/scan.h>
 
 #include "cub_reduce_scan.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "time_cub.cuh"
 #include "parprim/buffer.hpp"
 

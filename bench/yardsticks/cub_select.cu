@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "cub_select.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "time_cub.cuh"
 #include "parprim/buffer.hpp"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "cub_sort.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "time_cub.cuh"
 #include "parprim/buffer.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "fast_math.hpp"
 #include "parprim/buffer.hpp"
 

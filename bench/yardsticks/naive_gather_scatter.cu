@@ -3,7 +3,7 @@
 
 #include <cuda_runtime.h>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 
 namespace parprim::bench::yardstick {
 

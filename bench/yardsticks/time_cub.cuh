@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "engine.hpp"
 #include "parprim/buffer.hpp"
 

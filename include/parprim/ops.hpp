@@ -6,8 +6,8 @@ namespace parprim {
 // Associative operators for reduce and scan. Each has an identity: 0, +max, lowest.
 enum class op { plus, min, max };
 
-// Element-wise maps for transform (the precompiled path; any functor works through
-// parprim/cuda/transform.cuh and parprim/transform_fn.hpp).
+// Element-wise maps for transform (the precompiled path; any callable works through the
+// generic overloads in parprim/transform.hpp).
 enum class unary_op { identity, negate, abs, square };
 enum class binary_op { plus, minus, multiply, min, max };
 

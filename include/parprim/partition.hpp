@@ -7,8 +7,15 @@
 //   split       out = the elements of bucket 0, then bucket 1, ..., each in input order (the
 //               course's split: per-block histograms, exclusive scan, scatter).
 //
-// Predicates and bucket functions are small descriptions rather than functors, so that the
-// precompiled library can evaluate them on both backends:
+// Generic overloads (header-only, any trivially copyable T, any predicate functor or
+// __host__ __device__ lambda bool(const T&)):
+//   copy_if(ctx, in, out, [] __host__ __device__ (const T& x) { return ...; })
+//   copy_if_into(ctx, in, out, count, pred), partition(ctx, in, out, pred)
+// On a CUDA context a generic call must be compiled by nvcc; from any other compiler it
+// throws parprim::error(errc::backend_unavailable) saying so.
+//
+// The precompiled overloads take small descriptions rather than functors, so that the
+// library can evaluate them on both backends without compiling the caller's code:
 //   predicate<float>{compare::less, 0.5f}          x < 0.5
 //   predicate<std::uint32_t>{compare::bits_set, 1}  odd x: (bits(x) & bits(value)) != 0
 //   bucket_fn::key_bits(24, 8)                     bucket = bits 24..31 of the sort key
@@ -22,8 +29,15 @@
 
 #include <cstdint>
 
+#include <type_traits>
+
 #include "parprim/context.hpp"
+#include "parprim/detail/cpu/partition.hpp"
+#include "parprim/detail/generic.hpp"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/detail/validate.hpp"
 #include "parprim/span.hpp"
+#include "parprim/types.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim {
@@ -81,21 +95,43 @@ struct bucket_fn {
   }
 };
 
+namespace detail {
+// The library's compiled entry points (src/core/partition.cpp), for the six types only.
+template <class T>
+std::int64_t copy_if_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                 predicate<T> pred, workspace* ws);
+template <class T>
+void copy_if_into_precompiled(const context& ctx, span<const T> in, span<T> out,
+                              span<std::int64_t> count, predicate<T> pred, workspace* ws);
+template <class T>
+std::int64_t partition_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                   predicate<T> pred, workspace* ws);
+}  // namespace detail
+
 // out.size() must be at least in.size(). Returns the number of selected elements.
 template <class T>
 std::int64_t copy_if(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                     workspace* ws = nullptr);
+                     workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(copy_if));
+  return detail::copy_if_precompiled(ctx, in, out, pred, ws);
+}
 
 // As copy_if, but the count is written to count[0] on the backend (count.size() == 1):
 // no host synchronization.
 template <class T>
 void copy_if_into(const context& ctx, span<const T> in, span<T> out, span<std::int64_t> count,
-                  predicate<T> pred, workspace* ws = nullptr);
+                  predicate<T> pred, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(copy_if_into));
+  detail::copy_if_into_precompiled(ctx, in, out, count, pred, ws);
+}
 
 // out.size() must equal in.size(). Returns the number of selected elements (out[0..count)).
 template <class T>
 std::int64_t partition(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                       workspace* ws = nullptr);
+                       workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(partition));
+  return detail::partition_precompiled(ctx, in, out, pred, ws);
+}
 
 // out.size() must equal in.size(). bucket_offsets is optional: when non-empty it must hold
 // f.buckets() + 1 values on the backend and receives the first position of each bucket in
@@ -104,4 +140,96 @@ template <class T>
 void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
            span<std::int64_t> bucket_offsets = {}, workspace* ws = nullptr);
 
+namespace detail {
+
+template <class P>
+inline constexpr bool is_predicate_description = false;
+template <class T>
+inline constexpr bool is_predicate_description<predicate<T>> = true;
+
+// Validation shared by the precompiled and generic copy_if / partition.
+template <class T>
+void check_select_args(const checker& c, span<const T> in, span<T> out, bool exact_size,
+                       workspace* ws) {
+  c.valid(in, "in");
+  c.valid(out, "out");
+  if (exact_size) {
+    c.same_size(in.size(), "in", out.size(), "out");
+  } else if (out.size() < in.size()) {
+    c.fail("out.size()=" + std::to_string(out.size()) + " is smaller than in.size()=" +
+           std::to_string(in.size()) + " (every element may be selected)");
+  }
+  c.no_overlap(in, "in", out, "out", /*allow_same=*/false);
+  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+}
+
+}  // namespace detail
+
+inline namespace PARPRIM_TU_NAMESPACE {
+
+namespace detail_select {
+// Runs the selection; count_device (backend memory) receives the count when given. Returns
+// the count when `to_host` (waiting for the device), else -1 on CUDA.
+template <class T, class Pred>
+std::int64_t run(const char* function, const context& ctx, span<const T> in, span<T> out,
+                 Pred pred, bool partition, std::int64_t* count_device, bool to_host,
+                 workspace* ws) {
+  if (ctx.kind() == backend::cpu) {
+    const std::int64_t count = detail::cpu::select(ctx, in, out, pred, partition);
+    if (count_device) *count_device = count;
+    return count;
+  }
+  detail::temp_memory temp(ctx, nullptr, count_device ? 0 : sizeof(std::int64_t));
+  std::int64_t* target = count_device ? count_device : temp.as<std::int64_t>();
+  detail::cuda_body<detail::select_tag, detail::with_nvcc<T>>::run(ctx, function, in, out, pred,
+                                                                   partition, target, ws);
+  if (!to_host) return -1;
+  std::int64_t value = 0;
+  ctx.copy_to_host(&value, target, sizeof(value));
+  return value;
+}
+}  // namespace detail_select
+
+template <class E, class Pred, class T = detail::value_t<E>,
+          class = std::enable_if_t<!detail::is_predicate_description<Pred>>>
+std::int64_t copy_if(const context& ctx, span<E> input, span<T> out, Pred pred,
+                workspace* ws = nullptr) {
+  const span<const T> in = detail::as_input(input);
+  detail::check_element_type<T>();
+  detail::checker c(ctx, "copy_if");
+  detail::check_select_args(c, in, out, /*exact_size=*/false, ws);
+  return detail_select::run("copy_if", ctx, in, out, pred, false, nullptr, true, ws);
+}
+
+template <class E, class Pred, class T = detail::value_t<E>,
+          class = std::enable_if_t<!detail::is_predicate_description<Pred>>>
+void copy_if_into(const context& ctx, span<E> input, span<T> out, span<std::int64_t> count,
+                  Pred pred, workspace* ws = nullptr) {
+  const span<const T> in = detail::as_input(input);
+  detail::check_element_type<T>();
+  detail::checker c(ctx, "copy_if_into");
+  detail::check_select_args(c, in, out, /*exact_size=*/false, ws);
+  c.valid(count, "count");
+  if (count.size() != 1) c.fail("count.size()=" + std::to_string(count.size()) + " but must be 1");
+  c.no_overlap(in, "in", count, "count", false);
+  c.no_overlap(out, "out", count, "count", false);
+  detail_select::run("copy_if_into", ctx, in, out, pred, false, count.data(), false, ws);
+}
+
+template <class E, class Pred, class T = detail::value_t<E>,
+          class = std::enable_if_t<!detail::is_predicate_description<Pred>>>
+std::int64_t partition(const context& ctx, span<E> input, span<T> out, Pred pred,
+                workspace* ws = nullptr) {
+  const span<const T> in = detail::as_input(input);
+  detail::check_element_type<T>();
+  detail::checker c(ctx, "partition");
+  detail::check_select_args(c, in, out, /*exact_size=*/true, ws);
+  return detail_select::run("partition", ctx, in, out, pred, true, nullptr, true, ws);
+}
+
+}  // namespace PARPRIM_TU_NAMESPACE
 }  // namespace parprim
+
+#if PARPRIM_WITH_NVCC
+#include "parprim/cuda/partition.cuh"
+#endif

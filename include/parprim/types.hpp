@@ -26,6 +26,12 @@ constexpr const char* type_name() {
 
 }  // namespace parprim
 
+// The static_assert message of a precompiled entry point called with another type.
+#define PARPRIM_PRECOMPILED_TYPES_MESSAGE(function)                                            \
+  "parprim::" #function " with an op/predicate description is precompiled for i32, u32, i64, " \
+  "u64, f32 and f64 only; for any other trivially copyable type use the generic overload "     \
+  "that takes a functor or lambda (see parprim/" #function ".hpp)"
+
 // X(type) for every precompiled element type; used for explicit instantiations.
 #define PARPRIM_FOR_EACH_TYPE(X) \
   X(std::int32_t)                \

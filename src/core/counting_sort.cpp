@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "core/bad_position.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/gather_scatter_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

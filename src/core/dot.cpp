@@ -1,8 +1,8 @@
 // Front end of dot and dot_into: validate, then dispatch to the backend.
 #include "parprim/dot.hpp"
 
-#include "core/temp_memory.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/blas_backend.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/blas_backend.hpp"

@@ -3,7 +3,7 @@
 
 #include "core/bad_position.hpp"
 #include "core/scatter_model.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/gather_scatter_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/blas_backend.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/blas_backend.hpp"

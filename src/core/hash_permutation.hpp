@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "core/op_functors.hpp"  // PARPRIM_HD
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 
 namespace parprim::detail {
 

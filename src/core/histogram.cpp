@@ -6,7 +6,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/gather_scatter_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

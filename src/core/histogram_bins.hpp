@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/op_functors.hpp"  // PARPRIM_HD
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 
 namespace parprim::detail {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/search_merge_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

@@ -1,12 +1,13 @@
-// Front end of copy_if, copy_if_into, partition and split: validate, then dispatch.
+// Front end of the precompiled copy_if, copy_if_into, partition, and of split: validate, then
+// dispatch (copy_if and partition run the generic bodies with a predicate_eval).
 #include "parprim/partition.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "core/partition_functors.hpp"
-#include "core/temp_memory.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/partition_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA
@@ -33,17 +34,8 @@ namespace {
 template <class T>
 void check_select(const detail::checker& c, span<const T> in, span<T> out, predicate<T> pred,
                   bool exact_size, workspace* ws) {
-  c.valid(in, "in");
-  c.valid(out, "out");
-  if (exact_size) {
-    c.same_size(in.size(), "in", out.size(), "out");
-  } else if (out.size() < in.size()) {
-    c.fail("out.size()=" + std::to_string(out.size()) + " is smaller than in.size()=" +
-           std::to_string(in.size()) + " (every element may be selected)");
-  }
-  c.no_overlap(in, "in", out, "out", /*allow_same=*/false);
+  detail::check_select_args(c, in, out, exact_size, ws);
   c.known_option(pred.cmp, compare::bits_set, "pred.cmp");
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
 }
 
 // Runs the selection with the count left in device memory (CUDA) or returned (CPU); writes
@@ -54,18 +46,13 @@ std::int64_t run_select(const context& ctx, span<const T> in, span<T> out, predi
                         bool partition, std::int64_t* count_out, workspace* ws) {
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) {
-    if (in.size() == 0) {
-      ctx.fill_bytes(count_out, 0, sizeof(std::int64_t));
-      return -1;
-    }
     cuda_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition, count_out, ws);
     return -1;
   }
 #endif
   (void)ws;
-  std::int64_t count =
-      in.size() == 0 ? 0
-                     : cpu_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
+  const std::int64_t count =
+      detail::cpu::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
   if (count_out) *count_out = count;
   return count;
 }
@@ -83,18 +70,20 @@ std::int64_t select_to_host(const context& ctx, span<const T> in, span<T> out, p
 
 }  // namespace
 
+namespace detail {
+
 template <class T>
-std::int64_t copy_if(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                     workspace* ws) {
-  detail::checker c(ctx, "copy_if");
+std::int64_t copy_if_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                 predicate<T> pred, workspace* ws) {
+  checker c(ctx, "copy_if");
   check_select(c, in, out, pred, /*exact_size=*/false, ws);
   return select_to_host(ctx, in, out, pred, /*partition=*/false, ws);
 }
 
 template <class T>
-void copy_if_into(const context& ctx, span<const T> in, span<T> out, span<std::int64_t> count,
-                  predicate<T> pred, workspace* ws) {
-  detail::checker c(ctx, "copy_if_into");
+void copy_if_into_precompiled(const context& ctx, span<const T> in, span<T> out,
+                              span<std::int64_t> count, predicate<T> pred, workspace* ws) {
+  checker c(ctx, "copy_if_into");
   check_select(c, in, out, pred, /*exact_size=*/false, ws);
   c.valid(count, "count");
   if (count.size() != 1) c.fail("count.size()=" + std::to_string(count.size()) + " but must be 1");
@@ -104,12 +93,14 @@ void copy_if_into(const context& ctx, span<const T> in, span<T> out, span<std::i
 }
 
 template <class T>
-std::int64_t partition(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                       workspace* ws) {
-  detail::checker c(ctx, "partition");
+std::int64_t partition_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                   predicate<T> pred, workspace* ws) {
+  checker c(ctx, "partition");
   check_select(c, in, out, pred, /*exact_size=*/true, ws);
   return select_to_host(ctx, in, out, pred, /*partition=*/true, ws);
 }
+
+}  // namespace detail
 
 template <class T>
 void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
@@ -158,12 +149,13 @@ void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                                  \
-  template std::int64_t copy_if<T>(const context&, span<const T>, span<T>, predicate<T>,       \
-                                   workspace*);                                                 \
-  template void copy_if_into<T>(const context&, span<const T>, span<T>, span<std::int64_t>,    \
-                                predicate<T>, workspace*);                                      \
-  template std::int64_t partition<T>(const context&, span<const T>, span<T>, predicate<T>,     \
-                                     workspace*);                                               \
+  template std::int64_t detail::copy_if_precompiled<T>(const context&, span<const T>, span<T>, \
+                                                       predicate<T>, workspace*);               \
+  template void detail::copy_if_into_precompiled<T>(const context&, span<const T>, span<T>,    \
+                                                    span<std::int64_t>, predicate<T>,           \
+                                                    workspace*);                                \
+  template std::int64_t detail::partition_precompiled<T>(const context&, span<const T>,        \
+                                                         span<T>, predicate<T>, workspace*);    \
   template void split<T>(const context&, span<const T>, span<T>, bucket_fn, span<std::int64_t>, \
                          workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)

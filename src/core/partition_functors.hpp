@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/op_functors.hpp"  // PARPRIM_HD
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 #include "core/sort_keys.hpp"
 #include "parprim/partition.hpp"
 
@@ -28,7 +28,6 @@ template <class T>
 struct predicate_eval {
   int cmp;
   T value;
-  bool negate;  // partition's second phase selects the rejected elements
 
   PARPRIM_HD bool operator()(T x) const {
     bool r;
@@ -42,13 +41,13 @@ struct predicate_eval {
       case compare::bits_set:
       default: r = (raw_bits(x) & raw_bits(value)) != 0; break;
     }
-    return r != negate;
+    return r;
   }
 };
 
 template <class T>
-predicate_eval<T> make_predicate_eval(predicate<T> p, bool negate = false) {
-  return predicate_eval<T>{static_cast<int>(p.cmp), p.value, negate};
+predicate_eval<T> make_predicate_eval(predicate<T> p) {
+  return predicate_eval<T>{static_cast<int>(p.cmp), p.value};
 }
 
 // A bucket_fn prepared for evaluation: the range form's scale is computed once on the host so

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "core/runs_job.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/runs_backend.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/runs_backend.hpp"

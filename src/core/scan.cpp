@@ -1,19 +1,21 @@
-// Front end of inclusive_scan and exclusive_scan: validate, then dispatch to the backend.
+// Front end of the precompiled inclusive_scan and exclusive_scan: validate, then run the
+// generic bodies instantiated for the library's op functors (CPU: parprim/detail/cpu/scan.hpp;
+// CUDA: src/cuda/kernels/scan.cu over parprim/cuda/scan.cuh, or the course's scans).
 #include "parprim/scan.hpp"
 
-#include "core/validate.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/detail/validate.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/cuda_backend.hpp"
 #endif
 
-namespace parprim {
+namespace parprim::detail {
 
 template <class T>
-static void scan_front_end(const char* name, const context& ctx, span<const T> in, span<T> out,
-                           op o, bool inclusive, T init, scan_algorithm alg, workspace* ws) {
-  detail::checker c(ctx, name);
+void scan_precompiled(const char* function, const context& ctx, span<const T> in, span<T> out,
+                      op o, bool inclusive, T init, scan_algorithm alg, workspace* ws) {
+  checker c(ctx, function);
   c.valid(in, "in");
   c.valid(out, "out");
   c.same_size(in.size(), "in", out.size(), "out");
@@ -25,28 +27,13 @@ static void scan_front_end(const char* name, const context& ctx, span<const T> i
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) return cuda_backend::scan(ctx, in, out, o, inclusive, init, alg, ws);
 #endif
-  (void)ws;
-  cpu_backend::scan(ctx, in, out, o, inclusive, init);
+  with_op<T>(o, [&](auto f) { cpu::scan(ctx, in, out, inclusive, init, identity_map{}, f); });
 }
 
-template <class T>
-void inclusive_scan(const context& ctx, span<const T> in, span<T> out, op o, scan_algorithm alg,
-                    workspace* ws) {
-  scan_front_end("inclusive_scan", ctx, in, out, o, true, T{}, alg, ws);
-}
-
-template <class T>
-void exclusive_scan(const context& ctx, span<const T> in, span<T> out, T init, op o,
-                    scan_algorithm alg, workspace* ws) {
-  scan_front_end("exclusive_scan", ctx, in, out, o, false, init, alg, ws);
-}
-
-#define PARPRIM_INSTANTIATE(T)                                                                  \
-  template void inclusive_scan<T>(const context&, span<const T>, span<T>, op, scan_algorithm,  \
-                                  workspace*);                                                  \
-  template void exclusive_scan<T>(const context&, span<const T>, span<T>, T, op, scan_algorithm, \
-                                  workspace*);
+#define PARPRIM_INSTANTIATE(T)                                                             \
+  template void scan_precompiled<T>(const char*, const context&, span<const T>, span<T>, op, \
+                                    bool, T, scan_algorithm, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 
-}  // namespace parprim
+}  // namespace parprim::detail

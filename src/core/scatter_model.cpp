@@ -7,7 +7,7 @@
 #include <mutex>
 #include <utility>
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/gather_scatter_backend.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/gather_scatter_backend.hpp"

@@ -1,7 +1,7 @@
 // Front ends of lower_bound and upper_bound: validate, then search on raw key words.
 #include "parprim/search.hpp"
 
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/search_merge_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

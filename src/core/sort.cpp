@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/sort_keys.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "cpu/sort_backend.hpp"
 #include "parprim/types.hpp"
 #if PARPRIM_HAVE_CUDA

@@ -1,4 +1,5 @@
-// CPU compaction, partition and split: the course's lock-free split on threads.
+// CPU split: the course's lock-free split on threads (copy_if and partition: the generic
+// body in parprim/detail/cpu/partition.hpp).
 //
 // Each fixed-size block (one per task, independent of the thread count) is handled by one
 // thread in three steps: (1) count its elements per output partition, (2) an exclusive scan
@@ -15,41 +16,7 @@ namespace parprim::cpu_backend {
 
 namespace {
 constexpr std::int64_t select_block = 1 << 16;
-}
-
-template <class T>
-std::int64_t select(const context& ctx, span<const T> in, span<T> out,
-                    detail::predicate_eval<T> pred, bool partition) {
-  const std::int64_t n = in.size();
-  const T* x = in.data();
-  T* y = out.data();
-  const std::int64_t blocks = block_count(n, select_block);
-  std::vector<std::int64_t> selected(static_cast<std::size_t>(blocks));
-  // Step 1: selected elements per block.
-  blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-    std::int64_t c = 0;
-    for (std::int64_t i = s; i < e; ++i) c += pred(x[i]) ? 1 : 0;
-    selected[static_cast<std::size_t>(b)] = c;
-  });
-  // Step 2: exclusive scan; the rejected elements of block b start after every selected one
-  // and the rejected ones of earlier blocks: total + (block start - selected before).
-  std::int64_t total = 0;
-  for (auto& c : selected) {
-    std::int64_t t = c;
-    c = total;
-    total += t;
-  }
-  // Step 3: write in input order.
-  blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-    std::int64_t so = selected[static_cast<std::size_t>(b)];
-    std::int64_t ro = total + (s - so);
-    for (std::int64_t i = s; i < e; ++i) {
-      if (pred(x[i])) y[so++] = x[i];
-      else if (partition) y[ro++] = x[i];
-    }
-  });
-  return total;
-}
+}  // namespace
 
 template <class T>
 void split(const context& ctx, span<const T> in, span<T> out, const detail::bucket_eval& f,
@@ -91,8 +58,6 @@ void split(const context& ctx, span<const T> in, span<T> out, const detail::buck
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                                 \
-  template std::int64_t select<T>(const context&, span<const T>, span<T>,                      \
-                                  detail::predicate_eval<T>, bool);                            \
   template void split<T>(const context&, span<const T>, span<T>, const detail::bucket_eval&, \
                          std::int64_t*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)

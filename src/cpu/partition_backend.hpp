@@ -1,4 +1,4 @@
-// The OpenMP backend's compaction, partition and split. Front ends call these after
+// The OpenMP backend's split. Front ends call these after
 // validating arguments (n > 0, sizes and options checked).
 #pragma once
 
@@ -9,12 +9,6 @@
 #include "parprim/span.hpp"
 
 namespace parprim::cpu_backend {
-
-// Selected elements to out[0..count); with `partition`, the rejected ones follow in order.
-// Returns count.
-template <class T>
-std::int64_t select(const context& ctx, span<const T> in, span<T> out,
-                    detail::predicate_eval<T> pred, bool partition);
 
 // Stable split into f.buckets buckets; bucket_offsets (null or buckets + 1 values) receives
 // the first position of each bucket, then n.

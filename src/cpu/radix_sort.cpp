@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/temp_memory.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/sort_backend.hpp"
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <utility>
 
-#include "core/temp_memory.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/sort_backend.hpp"
 #include "parprim/scan.hpp"

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/op_functors.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "core/runs_job.hpp"
 #include "cpu/parallel.hpp"
 

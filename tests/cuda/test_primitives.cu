@@ -6,12 +6,12 @@
 
 #include <cstring>
 
-#include "core/op_functors.hpp"
-#include "cuda/primitives/block_reduce.cuh"
-#include "cuda/primitives/block_scan.cuh"
-#include "cuda/primitives/vector_io.cuh"
-#include "cuda/primitives/warp_reduce.cuh"
-#include "cuda/primitives/warp_scan.cuh"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/cuda/detail/block_reduce.cuh"
+#include "parprim/cuda/detail/block_scan.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
+#include "parprim/cuda/detail/warp_reduce.cuh"
+#include "parprim/cuda/detail/warp_scan.cuh"
 #include "reference/reduce_scan_ref.hpp"
 #include "support/test_support.hpp"
 

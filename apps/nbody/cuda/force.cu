@@ -20,7 +20,7 @@
 
 #include <algorithm>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "kernels.hpp"
 
 namespace parprim::nbody::cuda {

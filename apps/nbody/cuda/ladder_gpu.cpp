@@ -4,7 +4,7 @@
 
 #include "../ladder.hpp"
 #include "../systems.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "kernels.hpp"
 #include "parprim/buffer.hpp"
 

@@ -9,7 +9,7 @@
 // which the course counts as 20 flops.
 #include <cuda_runtime.h>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "kernels.hpp"
 
 namespace parprim::nbody::cuda {

@@ -1,58 +1,142 @@
-// transform with any device callable (nvcc only): out[i] = f(in[i]).
+// The CUDA body of transform (nvcc only): a grid-stride map over 16-byte vectors, for any
+// element types and any callable. The precompiled transform (src/cuda/kernels/transform.cu)
+// is this code instantiated for the library's unary_op / binary_op maps.
 //
-//   parprim::cuda::transform(ctx, in, out, [] __device__ (float x) { return x * x + 1; });
-//
-// On a CUDA context this launches a grid-stride kernel on ctx.stream() and returns without
-// synchronizing; on a CPU context it runs the callable on the host (it must then be
-// __host__ __device__). Launch errors are raised as parprim::error. Lambdas need nvcc's
-// --extended-lambda flag.
+// The range splits into a scalar head (elements before `out` reaches a 16-byte boundary), a
+// vector body, and a scalar tail. The body is vectorized only when all arrays have the same
+// element size (dividing 16) and every pointer shares the same offset modulo 16 (the usual
+// case: all from cudaMalloc); otherwise the whole range takes the scalar path.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 
-#include <string>
+#include <algorithm>
+#include <cstdint>
 
-#include "parprim/context.hpp"
-#include "parprim/error.hpp"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
+#include "parprim/cuda/tuning/transform_tuning.hpp"
+#include "parprim/detail/generic.hpp"
 #include "parprim/span.hpp"
 
-namespace parprim::cuda {
+namespace parprim::cuda_kernels {
 
-namespace detail {
-template <class T, class U, class F>
-__global__ void transform_kernel(const T* __restrict__ x, U* __restrict__ y, std::int64_t n, F f) {
-  std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    y[i] = f(x[i]);
-}
-}  // namespace detail
+// Elements [0, head) and [head + nvec * vec, n) are scalar; [head, head + nvec * vec) vectors.
+struct transform_plan {
+  std::int64_t head = 0;
+  std::int64_t nvec = 0;
+  unsigned blocks = 1;
+};
 
-template <class T, class U, class F>
-void transform(const context& ctx, span<const T> in, span<U> out, F f) {
-  auto fail = [&](const std::string& what, errc code = errc::invalid_argument) {
-    throw error(code, "parprim::cuda::transform [" + ctx.name() + "]: " + what);
-  };
-  if (in.size() != out.size())
-    fail("in.size()=" + std::to_string(in.size()) + " but out.size()=" + std::to_string(out.size()));
-  if (in.size() < 0) fail("in.size()=" + std::to_string(in.size()) + " is negative");
-  if (in.size() == 0) return;
-  if (in.data() == nullptr || out.data() == nullptr) fail("null data with in.size() > 0");
-  if (!ctx.can_access(in.data())) fail("in points to memory the backend cannot access");
-  if (!ctx.can_access(out.data())) fail("out points to memory the backend cannot access");
-  if (ctx.kind() == backend::cpu) {
-    for (std::int64_t i = 0; i < in.size(); ++i) out.data()[i] = f(in.data()[i]);
-    return;
+template <class A, class B, class V>
+inline constexpr bool transform_vectorizable =
+    cuda_prim::vector_unit<V> && sizeof(A) == sizeof(V) && sizeof(B) == sizeof(V);
+
+template <class A, class B, class V>
+transform_plan plan_transform(std::int64_t n, const void* out, const void* in1, const void* in2) {
+  using tuning = cuda_tuning::transform_tuning;
+  constexpr int vec = cuda_prim::unit_size<V>;
+  transform_plan p;
+  auto addr = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q); };
+  const std::uintptr_t mis = addr(out) & 15u;
+  const bool co_aligned = transform_vectorizable<A, B, V> && mis % sizeof(V) == 0 &&
+                          (addr(in1) & 15u) == mis && (in2 == nullptr || (addr(in2) & 15u) == mis);
+  if (co_aligned) {
+    p.head = std::min<std::int64_t>(n, static_cast<std::int64_t>((16 - mis) % 16 / sizeof(V)));
+    p.nvec = (n - p.head) / vec;
   }
-  // Enough blocks to fill the GPU several times over; the grid-stride loop covers any n.
-  constexpr int threads = 256;
-  std::int64_t blocks = (in.size() + threads - 1) / threads;
-  if (blocks > 65536) blocks = 65536;
-  detail::transform_kernel<<<static_cast<unsigned>(blocks), threads, 0,
-                             static_cast<cudaStream_t>(ctx.stream())>>>(in.data(), out.data(),
-                                                                        in.size(), f);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess)
-    fail(std::string("kernel launch failed: ") + cudaGetErrorString(e), errc::device_error);
+  const std::int64_t scalars = n - p.nvec * vec;
+  const std::int64_t work = std::max(ceil_div(p.nvec, tuning::vectors_per_thread), scalars);
+  p.blocks = static_cast<unsigned>(std::max<std::int64_t>(
+      1, std::min<std::int64_t>(tuning::max_blocks, ceil_div(work, tuning::threads))));
+  return p;
 }
 
-}  // namespace parprim::cuda
+// out[i] = f(in1[i], in2[i]); unary maps pass in2 = null and a callable that ignores its
+// second argument.
+template <class A, class B, class V, class F>
+__global__ void __launch_bounds__(cuda_tuning::transform_tuning::threads)
+    transform_kernel(const A* in1, const B* in2, V* out, std::int64_t n, std::int64_t head,
+                     std::int64_t nvec, F f) {
+  constexpr int vec = cuda_prim::unit_size<V>;
+  constexpr int per = cuda_tuning::transform_tuning::vectors_per_thread;
+  const std::int64_t gid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+
+  // ---- Vector body: each step loads `per` vectors per input before storing any, since `out`
+  // may alias an input (in place) and the compiler may not reorder across such stores.
+  if constexpr (transform_vectorizable<A, B, V>) {
+    const A* a = in1 + head;
+    const B* b = in2 ? in2 + head : nullptr;
+    V* y = out + head;
+    for (std::int64_t v0 = gid; v0 < nvec; v0 += per * stride) {
+      A xa[per][vec];
+      B xb[per][vec];
+#pragma unroll
+      for (int u = 0; u < per; ++u) {
+        const std::int64_t v = v0 + u * stride;
+        if (v < nvec) {
+          cuda_prim::load_unit(xa[u], a + v * vec);
+          if (b) cuda_prim::load_unit(xb[u], b + v * vec);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < per; ++u) {
+        const std::int64_t v = v0 + u * stride;
+        if (v < nvec) {
+          V r[vec];
+#pragma unroll
+          for (int j = 0; j < vec; ++j) r[j] = f(xa[u][j], b ? xb[u][j] : B{});
+          cuda_prim::store_unit(y + v * vec, r);
+        }
+      }
+    }
+  }
+
+  // ---- Scalar head and tail.
+  const std::int64_t tail_begin = head + nvec * vec;
+  const std::int64_t scalars = head + (n - tail_begin);
+  for (std::int64_t s = gid; s < scalars; s += stride) {
+    const std::int64_t i = s < head ? s : tail_begin + (s - head);
+    out[i] = f(in1[i], in2 ? in2[i] : B{});
+  }
+}
+
+// Stream-ordered; n > 0.
+template <class A, class B, class V, class F>
+void transform(const context& ctx, const A* in1, const B* in2, V* out, std::int64_t n, F f,
+               const char* who) {
+  use_device(ctx, who);
+  const transform_plan p = plan_transform<A, B, V>(n, out, in1, in2);
+  transform_kernel<A, B, V, F><<<p.blocks, cuda_tuning::transform_tuning::threads, 0,
+                                 stream_of(ctx)>>>(in1, in2, out, n, p.head, p.nvec, f);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+// A unary callable seen as a binary one.
+template <class A, class F>
+struct ignore_second {
+  F f;
+  template <class B>
+  __host__ __device__ __forceinline__ auto operator()(const A& x, const B&) const { return f(x); }
+};
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::detail {
+
+template <>
+struct cuda_body<transform_tag, true> {
+  template <class T, class U, class F>
+  static void run(const context& ctx, const char* function, span<const T> in, span<U> out, F f) {
+    cuda_kernels::transform(ctx, in.data(), static_cast<const T*>(nullptr), out.data(), in.size(),
+                            cuda_kernels::ignore_second<T, F>{f}, function);
+  }
+  template <class A, class B, class V, class F>
+  static void run(const context& ctx, const char* function, span<const A> a, span<const B> b,
+                  span<V> out, F f) {
+    cuda_kernels::transform(ctx, a.data(), b.data(), out.data(), a.size(), f, function);
+  }
+};
+
+}  // namespace parprim::detail

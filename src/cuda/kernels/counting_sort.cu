@@ -17,10 +17,10 @@
 #include <string>
 
 #include "core/bad_position.hpp"
-#include "core/temp_memory.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "core/word_of.hpp"
 #include "cuda/gather_scatter_backend.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/runtime/bad_position.hpp"
 #include "cuda/tuning/gather_scatter_tuning.hpp"
 #include "parprim/scan.hpp"

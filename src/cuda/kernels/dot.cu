@@ -12,10 +12,10 @@
 
 #include <cstdint>
 
-#include "core/temp_memory.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "cuda/blas_backend.hpp"
-#include "cuda/check.hpp"
-#include "cuda/primitives/block_sum.cuh"
+#include "parprim/cuda/detail/check.hpp"
+#include "parprim/cuda/detail/block_sum.cuh"
 #include "cuda/tuning/dot.hpp"
 
 namespace parprim::cuda_backend {

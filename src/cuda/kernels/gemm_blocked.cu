@@ -21,7 +21,7 @@
 #include <cstdint>
 
 #include "cuda/blas_backend.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "cuda/kernels/gemm_common.cuh"
 #include "cuda/tuning/gemm.hpp"
 

@@ -3,8 +3,8 @@
 // any M, N, K work (out-of-range tile entries are loaded as 0 and never stored).
 //
 // Transposes are run-time strides (see gemm_args), so each kernel exists once per type.
-#include "core/validate.hpp"
-#include "cuda/check.hpp"
+#include "parprim/detail/validate.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "cuda/kernels/gemm_common.cuh"
 
 namespace parprim::cuda_backend::gemm_detail {

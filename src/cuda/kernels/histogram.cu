@@ -15,8 +15,8 @@
 
 #include "core/histogram_bins.hpp"
 #include "cuda/gather_scatter_backend.hpp"
-#include "cuda/kernels/launch.cuh"
-#include "cuda/primitives/vector_io.cuh"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
 #include "cuda/tuning/gather_scatter_tuning.hpp"
 #include "parprim/histogram.hpp"
 #include "parprim/types.hpp"

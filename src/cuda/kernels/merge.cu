@@ -3,8 +3,8 @@
 // walk the same path, so the upper levels of the search stay in L1/L2).
 #include <string>
 
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/kernels/merge.cuh"
 #include "cuda/runtime/bad_position.hpp"
 #include "cuda/search_merge_backend.hpp"

@@ -15,8 +15,8 @@
 #include <utility>
 
 #include "core/sort_keys.hpp"
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/sort_backend.hpp"
 #include "cuda/tuning/sort_tuning.hpp"
 #include "parprim/scan.hpp"

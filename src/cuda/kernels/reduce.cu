@@ -1,15 +1,16 @@
 // reduce_into on the GPU: dispatch to the course's kernels (interleaved, contiguous) or the
-// production kernel. Every variant leaves the result in device memory without any host
+// production kernel (the generic body of parprim/cuda/reduce.cuh with the library's op
+// functors). Every variant leaves the result in device memory without any host
 // synchronization and works for any n, including 0 (the op's identity) and n > 2^31.
 #include <algorithm>
 
-#include "core/op_functors.hpp"
-#include "core/temp_memory.hpp"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "cuda/cuda_backend.hpp"
-#include "cuda/kernels/launch.cuh"
-#include "cuda/kernels/reduce_production.cuh"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/reduce.hpp"
 #include "cuda/kernels/reduce_textbook.cuh"
-#include "cuda/tuning/reduce_tuning.hpp"
+#include "parprim/cuda/tuning/reduce_tuning.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {
@@ -51,31 +52,6 @@ void reduce_textbook(const context& ctx, const T* in, std::int64_t n, T* out, bo
   }
 }
 
-// ---- Production: pass 1 over G blocks (G from n alone), pass 2 folds the G partials.
-template <class T, class Op>
-void reduce_production(const context& ctx, const T* in, std::int64_t n, T* out, workspace* ws) {
-  using tuning = cuda_tuning::reduce_production_tuning;
-  constexpr int threads = tuning::threads;
-  constexpr int vectors = tuning::vectors_per_thread;
-  using chunk = reduce_chunk<T, Op, threads, vectors>;
-  const std::int64_t chunks = ceil_div(n, chunk::items);
-  const int blocks = static_cast<int>(std::clamp<std::int64_t>(chunks, 1, tuning::max_blocks));
-  const bool vectorized = cuda_prim::aligned16(in);
-  if (blocks == 1) {
-    reduce_production_kernel<T, Op, threads, vectors>
-        <<<1, threads, 0, stream_of(ctx)>>>(in, n, out, vectorized);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-    return;
-  }
-  detail::temp_memory partial(ctx, ws, detail::align_up(blocks * sizeof(T)));
-  reduce_production_kernel<T, Op, threads, vectors>
-      <<<blocks, threads, 0, stream_of(ctx)>>>(in, n, partial.as<T>(), vectorized);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  reduce_partials_kernel<T, Op, tuning::final_threads>
-      <<<1, tuning::final_threads, 0, stream_of(ctx)>>>(partial.as<T>(), blocks, out);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-}
-
 }  // namespace
 
 }  // namespace parprim::cuda_kernels
@@ -96,7 +72,8 @@ void reduce_into(const context& ctx, span<const T> in, T* out_device, op o, redu
         return reduce_textbook<T, Op>(ctx, in.data(), in.size(), out_device, false, ws);
       case reduce_algorithm::production:
       default:
-        return reduce_production<T, Op>(ctx, in.data(), in.size(), out_device, ws);
+        return cuda_kernels::reduce_into(ctx, in.data(), in.size(), out_device, Op::identity(),
+                                          detail::identity_map{}, Op{}, ws, who);
     }
   });
 }

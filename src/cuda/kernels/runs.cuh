@@ -22,9 +22,9 @@
 
 #include <cstdint>
 
-#include "core/op_functors.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "core/runs_job.hpp"
-#include "cuda/primitives/block_scan.cuh"
+#include "parprim/cuda/detail/block_scan.cuh"
 #include "cuda/tuning/runs_tuning.hpp"
 
 namespace parprim::cuda_kernels::runs {

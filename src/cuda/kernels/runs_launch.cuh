@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/kernels/runs.cuh"
 
 namespace parprim::cuda_kernels::runs {

@@ -1,4 +1,4 @@
-// The scan entry points of the kernel files, called by cuda_backend::scan (scan_lookback.cu).
+// The scan entry points of the kernel files, called by cuda_backend::scan (scan.cu).
 #pragma once
 
 #include <cstdint>

@@ -9,13 +9,13 @@
 // block reads its own segment before writing it, and phase 3 reads and writes element-wise.
 #include <vector>
 
-#include "core/op_functors.hpp"
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/kernels/scan_blelloch.cuh"
 #include "cuda/kernels/scan_hillis_steele.cuh"
 #include "cuda/kernels/scan_internal.hpp"
-#include "cuda/tuning/scan_tuning.hpp"
+#include "parprim/cuda/tuning/scan_tuning.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {

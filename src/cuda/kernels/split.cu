@@ -17,8 +17,8 @@
 #include <cstdint>
 
 #include "core/partition_functors.hpp"
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/partition_backend.hpp"
 #include "cuda/tuning/split_tuning.hpp"
 #include "parprim/scan.hpp"

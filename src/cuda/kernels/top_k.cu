@@ -1,8 +1,8 @@
 // CUDA dispatch of the radix select behind top_k (top_k.cuh).
 #include <algorithm>
 
-#include "core/temp_memory.hpp"
-#include "cuda/kernels/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/kernels/top_k.cuh"
 #include "cuda/top_k_backend.hpp"
 

@@ -17,9 +17,9 @@
 
 #include <cstdint>
 
-#include "core/op_functors.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "core/sort_keys.hpp"
-#include "cuda/primitives/block_scan.cuh"
+#include "parprim/cuda/detail/block_scan.cuh"
 #include "cuda/tuning/top_k_tuning.hpp"
 
 namespace parprim::cuda_kernels::top_k {

@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "core/context_state.hpp"
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 
 namespace parprim::cuda_rt {
 

@@ -13,24 +13,21 @@
 
 #include <cstdint>
 
-#include "core/partition_functors.hpp"
 
 namespace parprim::cuda_kernels {
 
-// Arguments of the look-back compaction kernels (select_kernel in partition.cu and
-// select_lookback_kernel in select_lookback.cuh).
-template <class T>
+// Arguments of the look-back compaction kernel (select_lookback.cuh).
+template <class T, class Pred>
 struct select_args {
   const T* in;
   std::int64_t n;
   T* out;
-  const std::int64_t* out_offset;  // device: added to every write position (or null)
-  detail::predicate_eval<T> pred;
+  Pred pred;
   unsigned long long* status;      // [tiles], zeroed
   unsigned* tile_counter;          // zeroed
   std::int64_t* count_out;         // device: the total, written by the last tile (or null)
   unsigned tiles;
-  bool vectorized;                 // in is 16-byte aligned (select_lookback_kernel only)
+  bool vectorized;                 // in is 16-byte aligned
 };
 
 namespace select_status {

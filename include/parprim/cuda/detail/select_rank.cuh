@@ -1,7 +1,8 @@
 // Tile layout and in-tile ranking shared by the vectorized compaction and partition kernels.
 //
 // Layout (as in the look-back scan): warp w owns the contiguous stretch [w * 32 * Items,
-// (w + 1) * 32 * Items) of a tile, split into Rows = Items / Vec rows of 32 16-byte vectors;
+// (w + 1) * 32 * Items) of a tile, split into Rows = Items / Vec rows of 32 16-byte vectors
+// (Vec = 1 for elements smaller than 4 bytes or of a size that does not divide 16);
 // vector k of lane l holds elements (k * 32 + l) * Vec .. + Vec - 1 of the stretch, so every
 // load instruction of a warp reads 512 contiguous bytes. Element order is therefore warp,
 // row, lane, element-in-vector.
@@ -14,7 +15,7 @@
 
 #include <cstdint>
 
-#include "cuda/primitives/vector_io.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
 
 namespace parprim::cuda_kernels {
 
@@ -22,7 +23,8 @@ template <class T, int Threads, int Items>
 struct select_shape {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
-  static constexpr int vec = cuda_prim::vec16<T>::size;
+  // At most 4 elements per unit, so that a row's count fits an 8-bit field (see Ranking).
+  static constexpr int vec = sizeof(T) >= 4 ? cuda_prim::unit_size<T> : 1;
   static constexpr int rows = Items / vec;
   static constexpr int warps = Threads / 32;
   static constexpr int warp_items = 32 * Items;
@@ -49,18 +51,19 @@ __device__ __forceinline__ int tile_offset_of_thread() {
 }
 
 // Loads `count` elements at src (the tile's start): 16-byte vectors when the tile is full and
-// `vectorized` (src 16-byte aligned), guarded scalars otherwise (missing elements: T()).
+// `vectorized` (src 16-byte aligned), guarded scalars otherwise (missing elements: T(), never selected).
 template <class T, class Shape>
 __device__ __forceinline__ void load_tile(tile_regs<T, Shape>& r, const T* src, int count,
                                           bool vectorized) {
   const int mine = tile_offset_of_thread<Shape>();
   src += mine;
-  if (vectorized && count == Shape::tile) {
+  if (vectorized && count == Shape::tile && Shape::vec == cuda_prim::unit_size<T>) {
 #pragma unroll
     for (int k = 0; k < Shape::rows; ++k) {
-      const cuda_prim::vec16<T> v = cuda_prim::load_vec16(src + k * 32 * Shape::vec);
+      T v[cuda_prim::unit_size<T>];
+      cuda_prim::load_unit(v, src + k * 32 * Shape::vec);
 #pragma unroll
-      for (int j = 0; j < Shape::vec; ++j) r.x[k][j] = v.v[j];
+      for (int j = 0; j < Shape::vec; ++j) r.x[k][j] = v[j];
     }
   } else {
 #pragma unroll

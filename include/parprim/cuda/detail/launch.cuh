@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "cuda/check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "parprim/context.hpp"
 
 namespace parprim::cuda_kernels {

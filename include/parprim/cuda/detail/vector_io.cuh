@@ -37,4 +37,36 @@ __device__ __forceinline__ void store_vec16(T* p, const vec16<T>& x) {
   *reinterpret_cast<uint4*>(p) = u;
 }
 
+// The unit a thread moves per access: a 16-byte vector of 1-, 2-, 4-, 8- or 16-byte elements,
+// one element of any other size (the compiler splits it into the widest accesses its
+// alignment allows).
+template <class T>
+inline constexpr bool vector_unit = 16 % sizeof(T) == 0;
+template <class T>
+inline constexpr int unit_size = vector_unit<T> ? int(16 / sizeof(T)) : 1;
+
+// p must be 16-byte aligned when vector_unit<T>.
+template <class T>
+__device__ __forceinline__ void load_unit(T (&x)[unit_size<T>], const T* p) {
+  if constexpr (vector_unit<T>) {
+    const vec16<T> v = load_vec16(p);
+#pragma unroll
+    for (int j = 0; j < unit_size<T>; ++j) x[j] = v.v[j];
+  } else {
+    x[0] = *p;
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void store_unit(T* p, const T (&x)[unit_size<T>]) {
+  if constexpr (vector_unit<T>) {
+    vec16<T> v;
+#pragma unroll
+    for (int j = 0; j < unit_size<T>; ++j) v.v[j] = x[j];
+    store_vec16(p, v);
+  } else {
+    *p = x[0];
+  }
+}
+
 }  // namespace parprim::cuda_prim

@@ -1,4 +1,4 @@
-// Stable partition in two streaming passes without look-back (partition_tuning::scheme == 1).
+// Stable partition in two streaming passes without look-back.
 //
 // What stability costs. A rejected element goes to out[S + r], S the number of selected
 // elements in the whole input and r its rank among the rejected. S is known only once the
@@ -14,7 +14,8 @@
 //
 // Of the stable schemes with that traffic this one has the cheapest passes: a pure read
 // (like a reduction) and a pass that reads and writes every element once with no waiting
-// between blocks; the older scheme (scheme 0) runs the look-back compaction twice.
+// between blocks; running the look-back compaction twice (selected, then rejected) measured
+// slower (see bench/results/2026-11-21-h100-experiments.md).
 //
 // Chunks. The input is cut into G chunks of whole tiles, G about the number of blocks that
 // fit on the device at once; block b of both kernels owns chunk b.
@@ -33,17 +34,16 @@
 
 #include <cstdint>
 
-#include "core/partition_functors.hpp"
-#include "cuda/kernels/select_rank.cuh"
+#include "parprim/cuda/detail/select_rank.cuh"
 
 namespace parprim::cuda_kernels {
 
-template <class T>
+template <class T, class Pred>
 struct place_args {
   const T* in;
   std::int64_t n;
   T* out;
-  detail::predicate_eval<T> pred;
+  Pred pred;
   std::int64_t chunk;                // elements per chunk, a multiple of the tile
   int chunks;                        // G = gridDim.x
   const unsigned long long* counts;  // [chunks], from partition_count_kernel
@@ -65,9 +65,9 @@ __device__ __forceinline__ unsigned long long block_sum(unsigned long long v,
 }
 
 // ---- Pass 1: selected elements per chunk.
-template <class T, class Shape>
+template <class T, class Pred, class Shape>
 __global__ void __launch_bounds__(Shape::threads)
-    partition_count_kernel(place_args<T> a, unsigned long long* counts) {
+    partition_count_kernel(place_args<T, Pred> a, unsigned long long* counts) {
   __shared__ unsigned long long s_warp[Shape::warps];
   const std::int64_t first = std::int64_t(blockIdx.x) * a.chunk;
   const std::int64_t last = min(a.n, first + a.chunk);
@@ -90,9 +90,9 @@ __global__ void __launch_bounds__(Shape::threads)
 }
 
 // ---- Pass 2: both runs of every tile to their final places.
-template <class T, class Shape, int MinBlocks>
+template <class T, class Pred, class Shape, int MinBlocks>
 __global__ void __launch_bounds__(Shape::threads, MinBlocks)
-    partition_place_kernel(place_args<T> a) {
+    partition_place_kernel(place_args<T, Pred> a) {
   static_assert(MinBlocks * Shape::threads <= 2048 && MinBlocks * Shape::tile * sizeof(T) <= 200 * 1024,
                 "all blocks of the grid must fit on the device at once");
   constexpr int threads = Shape::threads, vec = Shape::vec, tile_size = Shape::tile;

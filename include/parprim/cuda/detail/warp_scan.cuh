@@ -3,7 +3,7 @@
 // warp executing in lockstep wants).
 #pragma once
 
-#include "cuda/primitives/warp_shuffle.cuh"
+#include "parprim/cuda/detail/warp_shuffle.cuh"
 
 namespace parprim::cuda_prim {
 

@@ -9,14 +9,14 @@
 // tile order starting from an inclusive prefix (see scan_lookback.cuh).
 //
 // A reader must never see a flag without its value. Two encodings:
-//   4-byte T: flag and value share one 64-bit word (value in the high half, 1 in the low
-//             half; 0 = not yet published). One relaxed 64-bit load or store is single-copy
-//             atomic, so no fence is needed at all.
-//   8-byte T: a 32-bit flag beside the value. The writer stores the value, then the flag with
-//             release semantics (st.release.gpu); the reader loads the flag with acquire
-//             semantics (ld.acquire.gpu) and only then the value. A 128-bit word would save a
-//             round trip, but plain 128-bit loads and stores are not single-copy atomic in
-//             the PTX memory model.
+//   T of at most 4 bytes: flag and value share one 64-bit word (value in the high half, 1 in
+//             the low half; 0 = not yet published). One relaxed 64-bit load or store is
+//             single-copy atomic, so no fence is needed at all.
+//   larger T: a 32-bit flag beside the value (in 8-byte words). The writer stores the value,
+//             then the flag with release semantics (st.release.gpu); the reader loads the flag
+//             with acquire semantics (ld.acquire.gpu) and only then the value. A 128-bit word
+//             would save a round trip for 8-byte values, but plain 128-bit loads and stores
+//             are not single-copy atomic in the PTX memory model.
 // The slots must be zero before the kernel starts (cudaMemsetAsync by the host).
 #pragma once
 
@@ -49,10 +49,10 @@ constexpr std::size_t align256(std::size_t bytes) { return (bytes + 255) / 256 *
 
 }  // namespace detail
 
-template <class T, bool Packed = (sizeof(T) == 4)>
+template <class T, bool Packed = (sizeof(T) <= 4)>
 struct tile_status;
 
-// ---- 4-byte values: flag and value in one 64-bit word ---------------------------------------
+// ---- Values of at most 4 bytes: flag and value in one 64-bit word ---------------------------------------
 template <class T>
 struct tile_status<T, true> {
   unsigned long long* aggregate = nullptr;
@@ -72,14 +72,14 @@ struct tile_status<T, true> {
   }
 
   __device__ __forceinline__ static unsigned long long pack(T v) {
-    unsigned bits;
-    memcpy(&bits, &v, 4);
+    unsigned bits = 0;
+    memcpy(&bits, &v, sizeof(T));
     return (static_cast<unsigned long long>(bits) << 32) | 1ull;
   }
   __device__ __forceinline__ static bool unpack(unsigned long long w, T& v) {
     if ((w & 1ull) == 0) return false;
     unsigned bits = static_cast<unsigned>(w >> 32);
-    memcpy(&v, &bits, 4);
+    memcpy(&v, &bits, sizeof(T));
     return true;
   }
 
@@ -98,10 +98,10 @@ struct tile_status<T, true> {
   }
 };
 
-// ---- 8-byte values: release/acquire flag beside the value -------------------------------------
+// ---- Larger values: release/acquire flag beside the value --------------------------------------
 template <class T>
 struct tile_status<T, false> {
-  static_assert(sizeof(T) == 8, "tile_status holds 4- or 8-byte values");
+  static constexpr int words = int((sizeof(T) + 7) / 8);  // 8-byte words per value
   unsigned* aggregate_flag = nullptr;
   unsigned* inclusive_flag = nullptr;
   unsigned long long* aggregate_value = nullptr;
@@ -109,13 +109,13 @@ struct tile_status<T, false> {
 
   static constexpr std::size_t bytes(std::int64_t tiles) {
     return 2 * detail::align256(static_cast<std::size_t>(tiles) * 4) +
-           2 * detail::align256(static_cast<std::size_t>(tiles) * 8);
+           2 * detail::align256(static_cast<std::size_t>(tiles) * 8 * words);
   }
   static tile_status bind(void* mem, std::int64_t tiles) {
     tile_status s;
     auto* p = static_cast<unsigned char*>(mem);
     const std::size_t flags = detail::align256(static_cast<std::size_t>(tiles) * 4);
-    const std::size_t values = detail::align256(static_cast<std::size_t>(tiles) * 8);
+    const std::size_t values = detail::align256(static_cast<std::size_t>(tiles) * 8 * words);
     s.aggregate_flag = reinterpret_cast<unsigned*>(p);
     s.inclusive_flag = reinterpret_cast<unsigned*>(p + flags);
     s.aggregate_value = reinterpret_cast<unsigned long long*>(p + 2 * flags);
@@ -124,30 +124,34 @@ struct tile_status<T, false> {
   }
 
   __device__ __forceinline__ static void publish(unsigned* flag, unsigned long long* value, T v) {
-    unsigned long long bits;
-    memcpy(&bits, &v, 8);
-    detail::store_relaxed_u64(value, bits);
-    detail::store_release_u32(flag, 1u);  // orders the value store before the flag
+    unsigned long long bits[words];
+    if constexpr (sizeof(T) % 8 != 0) bits[words - 1] = 0;
+    memcpy(bits, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < words; ++i) detail::store_relaxed_u64(value + i, bits[i]);
+    detail::store_release_u32(flag, 1u);  // orders the value stores before the flag
   }
   __device__ __forceinline__ static bool poll(const unsigned* flag, const unsigned long long* value,
                                               T& v) {
     if (detail::load_acquire_u32(flag) == 0) return false;
-    unsigned long long bits = detail::load_relaxed_u64(value);  // ordered after the acquire
-    memcpy(&v, &bits, 8);
+    unsigned long long bits[words];
+#pragma unroll
+    for (int i = 0; i < words; ++i) bits[i] = detail::load_relaxed_u64(value + i);  // after the acquire
+    memcpy(&v, bits, sizeof(T));
     return true;
   }
 
   __device__ __forceinline__ void publish_aggregate(int tile, T v) const {
-    publish(aggregate_flag + tile, aggregate_value + tile, v);
+    publish(aggregate_flag + tile, aggregate_value + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ void publish_inclusive(int tile, T v) const {
-    publish(inclusive_flag + tile, inclusive_value + tile, v);
+    publish(inclusive_flag + tile, inclusive_value + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ bool poll_aggregate(int tile, T& v) const {
-    return poll(aggregate_flag + tile, aggregate_value + tile, v);
+    return poll(aggregate_flag + tile, aggregate_value + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ bool poll_inclusive(int tile, T& v) const {
-    return poll(inclusive_flag + tile, inclusive_value + tile, v);
+    return poll(inclusive_flag + tile, inclusive_value + std::size_t(tile) * words, v);
   }
 };
 

@@ -8,7 +8,8 @@
 //   3. every warp:            s.warp_prefix[warp_id()]
 #pragma once
 
-#include "cuda/primitives/warp_scan.cuh"
+#include "parprim/cuda/detail/warp_scan.cuh"
+#include "parprim/detail/generic.hpp"
 
 namespace parprim::cuda_prim {
 
@@ -19,7 +20,7 @@ struct block_scan {
 
   struct storage {
     T warp_total[warps];
-    T warp_prefix[warps];  // exclusive: op of the totals of all earlier warps (warp 0: identity)
+    T warp_prefix[warps];  // exclusive: op of the totals of all earlier warps (warp 0: as below)
     T block_total;
   };
 
@@ -29,12 +30,16 @@ struct block_scan {
   }
 
   // Step 2, by the 32 lanes of warp 0 after a barrier: writes each warp's exclusive prefix
-  // and returns the block total to every lane of warp 0.
+  // (warp 1 onwards) and returns the block total to every lane of warp 0.
   __device__ __forceinline__ static T scan_warp_totals(storage& s, Op op) {
     const int lane = lane_id();
-    T t = lane < warps ? s.warp_total[lane] : Op::identity();
+    // Lanes past the last warp repeat a total: their results are never used, and lane i's
+    // inclusive value depends only on lanes 0..i, so no identity is needed.
+    T t = s.warp_total[lane < warps ? lane : warps - 1];
     T inclusive = warp_inclusive_scan(t, op);
-    T exclusive = warp_exclusive_from_inclusive(inclusive, Op::identity());
+    T exclusive = shfl_up(inclusive, 1);  // lane 0: the identity where Op has one, else unspecified
+    if constexpr (parprim::detail::has_identity<Op>::value)
+      if (lane == 0) exclusive = Op::identity();
     if (lane < warps) s.warp_prefix[lane] = exclusive;
     return shfl_idx(inclusive, warps - 1);
   }

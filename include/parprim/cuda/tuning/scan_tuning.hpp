@@ -13,32 +13,37 @@ struct scan_textbook_tuning {
 
 // The single-pass decoupled look-back scan. A tile is threads * items elements; each thread
 // loads `items` elements as items * sizeof(T) / 16 coalesced 16-byte vectors.
+// Element sizes without a measured shape (1, 2, 16, 32 bytes, odd-sized structs): a tile
+// of about 16 KiB, whole 16-byte vectors where the size divides 16, the plain look-back.
 template <int Bytes>
-struct scan_lookback_tuning;
+struct scan_lookback_tuning {
+  static constexpr int threads = 256;
+  static constexpr int items = Bytes <= 2 ? 32 / Bytes : (Bytes < 64 ? 64 / Bytes : 1);
+  static constexpr bool speculative_load = true;
+  static constexpr unsigned spin_sleep_ns = 0;
+  static constexpr int lookback_per_lane = 1;
+  static constexpr bool fold_in_shared = false;
+  static constexpr int min_blocks_per_sm = 0;
+};
 
 template <>
 struct scan_lookback_tuning<4> {
   static constexpr int threads = 256;
   static constexpr int items = 32;  // 8 x 16-byte vectors: 8192-element (32 KiB) tiles
-  // Load tile blockIdx.x while the tile-id atomic is in flight (see scan_lookback.cuh).
+  // Load tile blockIdx.x while the tile-id atomic is in flight (see parprim/cuda/scan.cuh).
   static constexpr bool speculative_load = true;
   // Back-off (ns) between polls of a tile status that is not yet published; 0 polls
   // back-to-back.
   static constexpr unsigned spin_sleep_ns = 0;
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
   static constexpr int lookback_per_lane = 4;
-  // Fold the look-back window through shared memory (see look_back in scan_lookback.cuh).
+  // Fold the look-back window through shared memory (see look_back in parprim/cuda/scan.cuh).
   static constexpr bool fold_in_shared = true;
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
   // are capped at 65536 / (threads * min_blocks_per_sm); 0 states no minimum. With the tile
   // in registers this decides how many blocks share an SM (256 x 32 x 4 bytes: 80 registers
   // for 3 blocks, up to 128 for 2).
   static constexpr int min_blocks_per_sm = 3;
-  // Persistent, software-pipelined blocks that keep `stages - 1` claimed tiles loading into
-  // shared memory while they scan and look back for the current one (scan_lookback.cuh).
-  // Shared memory per block: `stages` tiles (stages * 32 KiB here).
-  static constexpr bool persistent = false;
-  static constexpr int stages = 2;
 };
 
 template <>
@@ -52,8 +57,6 @@ struct scan_lookback_tuning<8> {
   // As for 4-byte values.
   static constexpr bool fold_in_shared = false;
   static constexpr int min_blocks_per_sm = 0;
-  static constexpr bool persistent = false;
-  static constexpr int stages = 2;
 };
 
 }  // namespace parprim::cuda_tuning

@@ -1,4 +1,4 @@
-// Single-pass compaction with 16-byte loads and 32 KiB tiles (select_tuning::kernel == 1).
+// Single-pass compaction (copy_if) with 16-byte loads and 32 KiB tiles.
 //
 // One block per tile of Threads * Items elements (layout and ranking: select_rank.cuh):
 //   claim     the next tile id from a global counter (ids follow block start order, so every
@@ -13,23 +13,22 @@
 //   look-back warp 0 sums the predecessors' counts (select_status.cuh) and publishes the
 //             inclusive prefix
 //   write     the packed run goes to out[prefix ...] with consecutive threads on consecutive
-//             addresses (VectorStore: a scalar head up to a 16-byte boundary, 16-byte stores,
-//             a scalar tail)
+//             addresses
 // Traffic: n reads plus the selected writes, once each; the status words are 8 bytes per
 // 32 KiB tile.
 #pragma once
 
 #include <cstdint>
 
-#include "cuda/kernels/select_rank.cuh"
-#include "cuda/kernels/select_status.cuh"
-#include "cuda/primitives/vector_io.cuh"
+#include "parprim/cuda/detail/select_rank.cuh"
+#include "parprim/cuda/detail/select_status.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
 
 namespace parprim::cuda_kernels {
 
-template <class T, class Shape, int MinBlocks, int PerLane, bool VectorStore>
+template <class T, class Pred, class Shape, int MinBlocks, int PerLane>
 __global__ void __launch_bounds__(Shape::threads, MinBlocks)
-    select_lookback_kernel(select_args<T> a, unsigned sleep_ns) {
+    select_lookback_kernel(select_args<T, Pred> a, unsigned sleep_ns) {
   namespace st = select_status;
   constexpr int threads = Shape::threads, vec = Shape::vec, tile_size = Shape::tile;
   __shared__ T s_stage[tile_size];
@@ -79,24 +78,9 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
   __syncthreads();
 
   // ---- Write the packed run.
-  T* dst = a.out + (a.out_offset ? *a.out_offset : 0) + s_prefix;
-  if constexpr (VectorStore) {
-    const int mis = int((reinterpret_cast<std::uintptr_t>(dst) / sizeof(T)) & (vec - 1));
-    const int head = min(selected, (vec - mis) & (vec - 1));
-    const int body = (selected - head) / vec;
-    const int tail = head + body * vec;
-    if (tid < head) dst[tid] = s_stage[tid];
-    for (int v = tid; v < body; v += threads) {
-      cuda_prim::vec16<T> y;
-#pragma unroll
-      for (int q = 0; q < vec; ++q) y.v[q] = s_stage[head + v * vec + q];
-      cuda_prim::store_vec16(dst + head + v * vec, y);
-    }
-    if (tid < selected - tail) dst[tail + tid] = s_stage[tail + tid];
-  } else {
+  T* dst = a.out + s_prefix;
 #pragma unroll 4
-    for (int i = tid; i < selected; i += threads) dst[i] = s_stage[i];
-  }
+  for (int i = tid; i < selected; i += threads) dst[i] = s_stage[i];
 }
 
 }  // namespace parprim::cuda_kernels

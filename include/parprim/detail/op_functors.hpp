@@ -6,6 +6,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "parprim/detail/generic.hpp"
 #include "parprim/ops.hpp"
 
 #if defined(__CUDACC__)
@@ -70,6 +71,37 @@ struct max_op {
   }
 };
 
+}  // namespace parprim::detail
+
+namespace parprim {
+
+// The library's operators as functors, for the generic overloads:
+//   parprim::reduce(ctx, in, 0.0f, parprim::plus<float>{})
+// They carry an identity and are commutative, so reduce may use its reordering layouts.
+template <class T>
+using plus = detail::plus_op<T>;
+template <class T>
+using minimum = detail::min_op<T>;
+template <class T>
+using maximum = detail::max_op<T>;
+
+template <class T>
+struct is_commutative<detail::plus_op<T>> : std::true_type {};
+template <class T>
+struct is_commutative<detail::min_op<T>> : std::true_type {};
+template <class T>
+struct is_commutative<detail::max_op<T>> : std::true_type {};
+
+}  // namespace parprim
+
+namespace parprim::detail {
+
+// The map of reduce and scan without a transform.
+struct identity_map {
+  template <class T>
+  PARPRIM_HD T operator()(const T& x) const { return x; }
+};
+
 // Calls f(functor) with the functor for a run-time op.
 template <class T, class F>
 decltype(auto) with_op(op o, F&& f) {
@@ -105,5 +137,50 @@ PARPRIM_HD T apply_binary(binary_op f, T a, T b) {
     default: return wrap_add(a, b);
   }
 }
+
+// The precompiled transform's maps as callables for the generic bodies: with the op fixed at
+// compile time (the CPU loop is then a plain vectorizable expression) or as a run-time value
+// (one CUDA kernel per type; the branch is uniform and the loop memory-bound).
+template <unary_op F>
+struct unary_const {
+  template <class T>
+  PARPRIM_HD T operator()(T x) const { return apply_unary(F, x); }
+};
+template <binary_op F>
+struct binary_const {
+  template <class T>
+  PARPRIM_HD T operator()(T a, T b) const { return apply_binary(F, a, b); }
+};
+template <class G>
+void with_unary(unary_op f, G&& g) {
+  switch (f) {
+    case unary_op::negate: return g(unary_const<unary_op::negate>{});
+    case unary_op::abs: return g(unary_const<unary_op::abs>{});
+    case unary_op::square: return g(unary_const<unary_op::square>{});
+    case unary_op::identity:
+    default: return g(unary_const<unary_op::identity>{});
+  }
+}
+template <class G>
+void with_binary(binary_op f, G&& g) {
+  switch (f) {
+    case binary_op::minus: return g(binary_const<binary_op::minus>{});
+    case binary_op::multiply: return g(binary_const<binary_op::multiply>{});
+    case binary_op::min: return g(binary_const<binary_op::min>{});
+    case binary_op::max: return g(binary_const<binary_op::max>{});
+    case binary_op::plus:
+    default: return g(binary_const<binary_op::plus>{});
+  }
+}
+struct unary_fn {
+  unary_op f;
+  template <class T>
+  PARPRIM_HD T operator()(T x) const { return apply_unary(f, x); }
+};
+struct binary_fn {
+  binary_op f;
+  template <class T>
+  PARPRIM_HD T operator()(T a, T b) const { return apply_binary(f, a, b); }
+};
 
 }  // namespace parprim::detail

@@ -1,5 +1,6 @@
-// Warp shuffles for any trivially copyable T of 4, 8 or 16 bytes: the value travels as
-// 32-bit words, so the same code serves int, float, double, 64-bit integers and small structs.
+// Warp shuffles for any trivially copyable T: the value travels as 32-bit words (the last one
+// zero-padded), so the same code serves 1- and 2-byte types, int, float, double, 64-bit
+// integers and structs.
 #pragma once
 
 #include <cstring>
@@ -15,15 +16,16 @@ __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) 
 namespace detail {
 template <class T>
 struct words {
-  static_assert(sizeof(T) % 4 == 0, "shuffled types must be a whole number of 32-bit words");
-  unsigned w[sizeof(T) / 4];
+  static constexpr int count = int((sizeof(T) + 3) / 4);
+  unsigned w[count];
 };
 template <class T, class F>
 __device__ __forceinline__ T shuffle_words(T v, F&& f) {
   words<T> in, out;
+  if constexpr (sizeof(T) % 4 != 0) in.w[words<T>::count - 1] = 0;
   memcpy(&in, &v, sizeof(T));
 #pragma unroll
-  for (int i = 0; i < int(sizeof(T) / 4); ++i) out.w[i] = f(in.w[i]);
+  for (int i = 0; i < words<T>::count; ++i) out.w[i] = f(in.w[i]);
   T r;
   memcpy(&r, &out, sizeof(T));
   return r;
@@ -39,6 +41,11 @@ __device__ __forceinline__ T shfl_idx(T v, int src) {
 template <class T>
 __device__ __forceinline__ T shfl_up(T v, int delta) {
   return detail::shuffle_words(v, [delta](unsigned w) { return __shfl_up_sync(full_warp, w, delta); });
+}
+// Value of lane (lane + delta); lanes past the top get their own value back.
+template <class T>
+__device__ __forceinline__ T shfl_down(T v, int delta) {
+  return detail::shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(full_warp, w, delta); });
 }
 // Value of lane (lane ^ mask).
 template <class T>

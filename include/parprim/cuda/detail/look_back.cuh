@@ -1,0 +1,158 @@
+// The decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", NVR-2016-002) over tile_status words, for any associative operator and any
+// trivially copyable value: the one look-back of the single-pass kernels.
+//
+// Determinism. A look-back that combines whatever predecessors have published so far combines
+// aggregates in an order that depends on timing, which changes float results from run to run.
+// Here the tile prefix is *defined* as the left fold over tile aggregates,
+//   E_0 = start,  E_i = (...((E_0 op A_0) op A_1) ... ) op A_(i-1),   P_i = E_i op A_i,
+// and the look-back computes exactly that value whichever P_j (j < i) it finds: it folds
+// P_j op A_(j+1) op ... op A_(i-1) one value at a time, left to right. Since P_j = E_(j+1)
+// bit for bit (induction on j), every path gives the same bits. This is why the aggregates
+// keep their own slot after the inclusive prefix is published (tile_status.cuh). The price is
+// a sequential fold by one warp instead of a shuffle tree; it is paid once per tile. No
+// identity is needed: unpublished slots are never combined.
+//
+// Protocol for a kernel using it (one block per tile, tile ids claimed from a counter in
+// block start order, so a tile only waits for running or finished tiles: no deadlock):
+//   tile 0:   publish_inclusive(0, A_0 or start op A_0)
+//   tile > 0: publish_aggregate(tile, A); E = look_back(...); publish_inclusive(tile, E op A)
+// The last tile need publish nothing. For counts (copy_if, partition) the operator is +.
+#pragma once
+
+#include "parprim/cuda/detail/tile_status.cuh"
+#include "parprim/cuda/detail/warp_shuffle.cuh"
+
+namespace parprim::cuda_prim {
+
+__device__ __forceinline__ void spin_pause(unsigned sleep_ns) {
+  if (sleep_ns != 0) __nanosleep(sleep_ns);
+}
+
+// The exclusive prefix E_tile of tile > 0, computed by the 32 lanes of one warp; every lane
+// returns it. Spins until enough predecessors have published. `window` (32 * PerLane values
+// of shared memory, used only with FoldInShared) is free again when it returns.
+//
+// Why a wide window. The fold below makes each inclusive prefix depend on an earlier one, so
+// the front of published inclusive prefixes advances by at most one window per round trip to
+// L2. With a window of 32 tiles that front, not memory bandwidth, limited the scan (measured on
+// H100: ~22 ns per tile at 2^28). Each lane therefore polls PerLane tiles at once, a window
+// of 32 * PerLane tiles per round trip. The fold must then be cheap per tile: with one
+// shuffle per position (fold_in_shared off) windows of 128 and 256 measured slower than 32.
+template <class T, class Op, int PerLane, bool FoldInShared, class Status>
+__device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns, T* window) {
+  constexpr int W = warp_size * PerLane;
+  const int lane = lane_id();
+
+  // ---- Fast path: the W tiles just before this one, both slots read at once. Lane l holds
+  // tiles first + k * 32 + l, k < PerLane: window position q = k * 32 + l, so each poll
+  // instruction of the warp reads 32 consecutive status words.
+  const int first = tile - W;
+  T inclusive[PerLane], aggregate[PerLane];
+  bool has_inclusive[PerLane], has_aggregate[PerLane];
+#pragma unroll
+  for (int k = 0; k < PerLane; ++k) {
+    const int t = first + k * warp_size + lane;
+    inclusive[k] = aggregate[k] = T{};
+    has_inclusive[k] = has_aggregate[k] = false;
+    if (t >= 0) {
+      has_inclusive[k] = status.poll_inclusive(t, inclusive[k]);
+      has_aggregate[k] = status.poll_aggregate(t, aggregate[k]);
+    }
+  }
+  // The nearest tile with an inclusive prefix: the highest k that has one, its highest lane.
+  int p = -1;  // its window position
+#pragma unroll
+  for (int k = 0; k < PerLane; ++k) {
+    const unsigned lanes_with = __ballot_sync(full_warp, has_inclusive[k]);
+    if (lanes_with != 0) p = k * warp_size + warp_size - 1 - __clz(lanes_with);
+  }
+  if (p >= 0) {
+    // Wait until every tile after it has its aggregate out.
+    auto have_needed = [&] {
+      bool ok = true;
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+        if (k * warp_size + lane > p && !has_aggregate[k]) ok = false;
+      return ok;
+    };
+    while (!__all_sync(full_warp, have_needed())) {
+      spin_pause(sleep_ns);
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+        if (k * warp_size + lane > p && !has_aggregate[k])
+          has_aggregate[k] = status.poll_aggregate(first + k * warp_size + lane, aggregate[k]);
+    }
+    // Left fold P_j op A_(j+1) op ... op A_(tile-1), one value at a time, in tile order.
+    // Lane p % 32's highest published k is p / 32 (no lane has a higher one), so taking each
+    // lane's last published value avoids a run-time index (which would go to local memory).
+    T mine = T{};
+#pragma unroll
+    for (int k = 0; k < PerLane; ++k)
+      if (has_inclusive[k]) mine = inclusive[k];
+    T acc = shfl_idx(mine, p % warp_size);
+    if constexpr (FoldInShared) {
+      // Every lane folds the same values in the same order (broadcast reads, no conflicts),
+      // so all lanes end with the result and no shuffle chain is needed.
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k) window[k * warp_size + lane] = aggregate[k];
+      __syncwarp();
+#pragma unroll 8
+      for (int q = p + 1; q < W; ++q) acc = op(acc, window[q]);
+      __syncwarp();  // all lanes done reading before the buffer is written again
+    } else {
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+#pragma unroll
+        for (int l = 0; l < warp_size; ++l) {
+          const T a = shfl_idx(aggregate[k], l);
+          if (k * warp_size + l > p) acc = op(acc, a);
+        }
+    }
+    return acc;
+  }
+
+  // ---- Slow path: walk back 32 tiles at a time to the nearest inclusive prefix (starting
+  // over from the top if none is out yet: tile 0 always publishes one without waiting) ...
+  int base = 0;
+  T acc = T{};
+  for (int hi = tile - W;; hi -= warp_size) {
+    if (hi <= 0) {
+      hi = tile;
+      spin_pause(sleep_ns);
+    }
+    const int t = hi - warp_size + lane;
+    T inc = T{};
+    const bool has = t >= 0 && status.poll_inclusive(t, inc);
+    const unsigned found = __ballot_sync(full_warp, has);
+    if (found != 0) {
+      const int j = warp_size - 1 - __clz(found);
+      base = hi - warp_size + j;
+      acc = shfl_idx(inc, j);
+      break;
+    }
+  }
+  // ... then fold the aggregates after it, 32 per round, in tile order.
+  for (int from = base + 1; from < tile; from += warp_size) {
+    const int t = from + lane;
+    T agg = T{};
+    bool has = t >= tile || status.poll_aggregate(t, agg);
+    while (!__all_sync(full_warp, has)) {
+      spin_pause(sleep_ns);
+      if (!has) has = status.poll_aggregate(t, agg);
+    }
+    const int count = min(warp_size, tile - from);
+    if constexpr (FoldInShared) {
+      window[lane] = agg;  // W >= 32
+      __syncwarp();
+#pragma unroll 8
+      for (int k = 0; k < count; ++k) acc = op(acc, window[k]);
+      __syncwarp();
+    } else {
+      for (int k = 0; k < count; ++k) acc = op(acc, shfl_idx(agg, k));
+    }
+  }
+  return acc;
+}
+
+}  // namespace parprim::cuda_prim

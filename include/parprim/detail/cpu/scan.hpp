@@ -1,0 +1,96 @@
+// CPU scan, the one body behind every scan on the CPU backend: the three phases of the
+// course's arbitrary-size scan, with threads for blocks.
+//
+// 1. Reduce each fixed-size block (parallel).
+// 2. Exclusive-scan the block totals, starting from init (sequential: n / block values).
+// 3. Scan each block again, seeded with its prefix (parallel).
+// Each input element is read twice and each output written once. Block boundaries depend
+// only on n, so float results are the same on every run and on any number of threads.
+// Elements are combined strictly left to right: any associative operator works, no identity
+// is needed (an inclusive scan's first block starts from its first element).
+// In place (out == in) is safe: phase 1 only reads, and phase 3 reads each element before
+// it writes that same element.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/span.hpp"
+
+namespace parprim::detail::cpu {
+
+inline constexpr std::int64_t scan_block = 1 << 16;
+
+// Scans [begin, end) sequentially, starting from `carry`; returns the carry after the block.
+// Kept out of line: inlined into the blocked lambdas, g++ 12 kept the exclusive loop's carry in
+// a stack slot (a store-to-load round trip per element, 4x slower than the inclusive loop).
+template <class In, class T, class Map, class Op>
+__attribute__((noinline)) T scan_range(const In* x, T* y, std::int64_t begin, std::int64_t end,
+                                       T carry, bool inclusive, Map map, Op op) {
+  if (inclusive) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      carry = op(carry, map(x[i]));
+      y[i] = carry;
+    }
+  } else {
+    for (std::int64_t i = begin; i < end; ++i) {
+      T v = map(x[i]);
+      y[i] = carry;
+      carry = op(carry, v);
+    }
+  }
+  return carry;
+}
+
+// Inclusive scan of [begin, end) with no carry in: the first output is the first element.
+template <class In, class T, class Map, class Op>
+void scan_range_first(const In* x, T* y, std::int64_t begin, std::int64_t end, Map map, Op op) {
+  const T first = map(x[begin]);
+  y[begin] = first;
+  scan_range(x, y, begin + 1, end, first, true, map, op);
+}
+
+template <class T, class In, class Map, class Op>
+T fold_range(const In* x, std::int64_t begin, std::int64_t end, Map map, Op op) {
+  T acc = map(x[begin]);
+  for (std::int64_t i = begin + 1; i < end; ++i) acc = op(acc, map(x[i]));
+  return acc;
+}
+
+// With y = map(x): inclusive: out[i] = y[0] op ... op y[i]; exclusive: out[i] = init op
+// y[0..i-1].
+template <class In, class T, class Map, class Op>
+void scan(const context& ctx, span<const In> in, span<T> out, bool inclusive, T init, Map map,
+          Op op) {
+  const std::int64_t n = in.size();
+  if (n == 0) return;
+  const In* x = in.data();
+  T* y = out.data();
+  if (n <= scan_block) {
+    if (inclusive) scan_range_first(x, y, 0, n, map, op);
+    else scan_range(x, y, 0, n, init, false, map, op);
+    return;
+  }
+  const std::int64_t blocks = block_count(n, scan_block);
+  std::vector<T> prefix(static_cast<std::size_t>(blocks));
+  // Phase 1: per-block totals.
+  blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    prefix[static_cast<std::size_t>(b)] = fold_range<T>(x, s, e, map, op);
+  });
+  // Phase 2: exclusive scan of the totals (block 0 of an inclusive scan has no prefix).
+  T carry = inclusive ? prefix[0] : op(init, prefix[0]);
+  prefix[0] = init;
+  for (std::size_t b = 1; b < prefix.size(); ++b) {
+    T total = prefix[b];
+    prefix[b] = carry;
+    carry = op(carry, total);
+  }
+  // Phase 3: rescan each block from its prefix.
+  blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    if (b == 0 && inclusive) scan_range_first(x, y, s, e, map, op);
+    else scan_range(x, y, s, e, prefix[static_cast<std::size_t>(b)], inclusive, map, op);
+  });
+}
+
+}  // namespace parprim::detail::cpu
