@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "../check.hpp"
+#include "parprim/cuda/detail/check.hpp"
 #include "bridge.hpp"
 #include "core/context_state.hpp"
 
