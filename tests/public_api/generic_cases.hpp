@@ -226,6 +226,40 @@ void check_select(const context& ctx, const std::vector<T>& x, Pred pred, const 
         << what << " partition rejected n=" << n << " i=" << i;
 }
 
+struct widen_u8 {
+  PARPRIM_HD std::uint32_t operator()(std::uint8_t x) const { return std::uint32_t(x) * 3u; }
+};
+struct u32_wrap_plus {
+  PARPRIM_HD std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
+};
+
+// transform scans (1-byte input, 4-byte output: the element-wise load path) and copy_if_into.
+inline void check_transform_scans(const context& ctx, const std::vector<std::uint8_t>& x) {
+  const std::int64_t n = std::int64_t(x.size());
+  auto in = buffer<std::uint8_t>::from_host(ctx, x);
+  buffer<std::uint32_t> out(ctx, n);
+  transform_inclusive_scan(ctx, in.view(), out.view(), widen_u8{}, u32_wrap_plus{});
+  auto got = out.to_host();
+  std::uint32_t acc = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    acc += std::uint32_t(x[std::size_t(i)]) * 3u;
+    ASSERT_EQ(got[std::size_t(i)], acc) << "transform_inclusive_scan n=" << n << " i=" << i;
+  }
+  transform_exclusive_scan(ctx, in.view(), out.view(), 11u, widen_u8{}, u32_wrap_plus{});
+  got = out.to_host();
+  acc = 11u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got[std::size_t(i)], acc) << "transform_exclusive_scan n=" << n << " i=" << i;
+    acc += std::uint32_t(x[std::size_t(i)]) * 3u;
+  }
+  buffer<std::uint8_t> kept(ctx, n);
+  buffer<std::int64_t> count(ctx, 1);
+  copy_if_into(ctx, in.view(), kept.view(), count.view(), u8_below{50});
+  std::int64_t want = 0;
+  for (std::uint8_t v : x) want += v < 50 ? 1 : 0;
+  EXPECT_EQ(count.to_host()[0], want) << "copy_if_into n=" << n;
+}
+
 // Every generic primitive with the functors above, on one context.
 inline void run_functor_cases(const context& ctx) {
   const std::uint64_t seed = testing::fresh_seed();
@@ -247,6 +281,7 @@ inline void run_functor_cases(const context& ctx) {
     check_scans(ctx, b, std::uint8_t(7), u8_plus{}, "u8");
     check_reduce(ctx, b, std::uint8_t(7), u8_plus{}, "u8");
     check_select(ctx, b, u8_below{100}, "u8");
+    check_transform_scans(ctx, b);
     const auto h = random_small<std::int16_t>(n, seed + 5);
     check_scans(ctx, h, std::int16_t(-32768), i16_max{}, "i16");
     check_reduce(ctx, h, std::int16_t(-32768), i16_max{}, "i16");

@@ -61,7 +61,7 @@ void run_lambda_cases(const context& ctx) {
     for (std::int64_t i = 0; i < n; ++i)
       ASSERT_EQ(mapped[std::size_t(i)], double(xf[std::size_t(i)]) * 3.0 + 1.0) << i;
 
-    std::vector<std::int64_t> xs(std::size_t(n));
+    std::vector<std::int64_t> xs(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) xs[std::size_t(i)] = (i * 7 + 3) % 10;
     auto ins = buffer<std::int64_t>::from_host(ctx, xs);
     buffer<std::int64_t> outs(ctx, n);

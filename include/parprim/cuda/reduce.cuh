@@ -98,7 +98,8 @@ __device__ __forceinline__ R reduce_warp_run(const In* in, std::int64_t n, std::
           t = map(p[k * warp_size * u]);
           for (int j = 1; j < u && mine + j < valid; ++j) t = op(t, map(p[k * warp_size * u + j]));
         }
-        const int lanes = int(std::min<std::int64_t>(warp_size, (valid - row + u - 1) / u));
+        const std::int64_t units = (valid - row + u - 1) / u;
+        const int lanes = units < warp_size ? int(units) : warp_size;
         const R total = shfl_idx(warp_reduce_first(t, op, lanes), 0);
         acc = has ? op(acc, total) : total;
         has = true;
@@ -226,8 +227,10 @@ void reduce_into(const context& ctx, const In* in, std::int64_t n, R* out_device
   const int blocks = static_cast<int>(std::clamp<std::int64_t>(
       reorderable ? chunks : chunks / per_block_unit, 1, tuning::max_blocks));
   const bool vectorized = !cuda_prim::vector_unit<In> || cuda_prim::aligned16(in);
-  auto pass1 = reorderable ? reduce_reorderable_kernel<In, R, Map, Op, threads, vectors>
-                           : reduce_ordered_kernel<In, R, Map, Op, threads, vectors>;
+  auto pass1 = [] {
+    if constexpr (reorderable) return reduce_reorderable_kernel<In, R, Map, Op, threads, vectors>;
+    else return reduce_ordered_kernel<In, R, Map, Op, threads, vectors>;
+  }();
   if (n == 0) {
     reduce_partials_kernel<R, Op, 32><<<1, 32, 0, s>>>(nullptr, 0, out_device, op, init);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);

@@ -94,15 +94,20 @@ __device__ __forceinline__ void load_tile(T (&x)[Shape::rows][Shape::vec], const
   const std::int64_t base = static_cast<std::int64_t>(t) * Shape::tile_items;
   const int count = tile_size<Shape>(n, base);
   const In* src = in + base + my_offset;
-  if (vectorized && count == Shape::tile_items) {
+  bool whole_units = false;
+  if constexpr (unit_size<In> == vec) {  // transform scans may change the element size
+    whole_units = vectorized && count == Shape::tile_items;
+    if (whole_units) {
 #pragma unroll
-    for (int k = 0; k < Shape::rows; ++k) {
-      In v[vec];
-      load_unit(v, src + k * warp_size * vec);
+      for (int k = 0; k < Shape::rows; ++k) {
+        In v[vec];
+        load_unit(v, src + k * warp_size * vec);
 #pragma unroll
-      for (int j = 0; j < vec; ++j) x[k][j] = map(v[j]);
+        for (int j = 0; j < vec; ++j) x[k][j] = map(v[j]);
+      }
     }
-  } else {
+  }
+  if (!whole_units) {
     const In pad = in[base];
 #pragma unroll
     for (int k = 0; k < Shape::rows; ++k)
