@@ -1,0 +1,77 @@
+// `parprim bench top_k`: the k largest of n f32 (k = 1, 32, 1024, 2^16, sorted output) by
+// radix select, against sorting all n and slicing (CUB DeviceRadixSort::SortKeysDescending on
+// the GPU; std::partial_sort, the sequential baseline, on the CPU).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "data.hpp"
+#include "engine.hpp"
+#include "parprim/parprim.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "yardsticks/cub_runs.hpp"
+#endif
+
+namespace parprim::bench {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+void run_top_k(session& s) {
+  const context& ctx = s.ctx();
+  std::vector<std::int64_t> defaults = {1 << 28};
+  if (!s.on_gpu()) defaults = {1 << 24};
+  const char* yard = s.on_gpu() ? "cub_sort_then_slice" : "sequential_partial_sort";
+  table t("top_k (k largest, sorted), f32, on " + ctx.name(),
+          {"n", "k", "ms", "GB/s", s.on_gpu() ? "sort+slice ms" : "partial_sort ms", "vs yardstick"});
+  for (std::int64_t n : s.sizes_or(defaults, 4 * 2)) {
+    auto x = random_data<float>(n, 21);
+    auto in = buffer<float>::from_host(ctx, x);
+    workspace ws(ctx);
+    double sort_ms = nan;
+#if PARPRIM_HAVE_CUDA
+    if (s.on_gpu()) {
+      buffer<float> sorted(ctx, n);
+      sort_ms = yardstick::cub_sort_then_slice_ms(s, in.data(), sorted.data(), n);
+    }
+#endif
+    for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(1024), std::int64_t(1) << 16}) {
+      if (k > n) continue;
+      buffer<float> out(ctx, k);
+      const double ms = s.time_ms([&] { top_k<float>(ctx, in, k, out, sort_order::descending, true, &ws); });
+      double yard_ms = sort_ms;
+      if (!s.on_gpu()) {
+        std::vector<float> y;
+        yard_ms = s.time_host_ms([&] {
+          y = x;
+          std::partial_sort(y.begin(), y.begin() + k, y.end(), std::greater<float>());
+        }, 3);
+      }
+      row r;
+      r.primitive = "top_k";
+      r.variant = "radix_select";
+      r.type = "f32";
+      r.n = n;
+      r.ms = ms;
+      r.gbps = 4.0 * double(n) / (ms * 1e6);
+      if (!std::isnan(yard_ms)) {
+        r.yardstick = yard;
+        r.yardstick_ms = yard_ms;
+      }
+      r.extra["k"] = double(k);
+      s.add(std::move(r));
+      t.add({fmt_int(n), fmt_int(k), fmt(ms, 4), fmt(4.0 * double(n) / (ms * 1e6), 0), fmt(yard_ms, 4),
+             fmt(yard_ms / ms, 2)});
+    }
+  }
+  t.print();
+}
+
+}  // namespace
+
+PARPRIM_BENCH_SUITE("top_k", "top_k by radix select (k = 1, 32, 1024, 2^16) vs sort-then-slice", 48, run_top_k);
+
+}  // namespace parprim::bench

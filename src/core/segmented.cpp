@@ -1,0 +1,173 @@
+// Front ends of segmented_reduce and the segmented scans: validate (offsets included), then
+// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source.
+#include "parprim/segmented.hpp"
+
+#include "core/runs_dispatch.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim {
+
+namespace {
+
+// The data range [first, last) the offsets cover, after checking them: non-decreasing and
+// inside [0, n]. Offsets live on the context's backend; CUDA checks them with a kernel.
+struct covered {
+  std::int64_t first = 0;
+  std::int64_t last = 0;
+};
+
+covered check_offsets(const detail::checker& c, span<const std::int64_t> offsets, std::int64_t n) {
+  c.valid(offsets, "offsets");
+  if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
+  const std::int64_t segments = offsets.size() - 1;
+  std::int64_t bad = -1, first = 0, last = 0;
+#if PARPRIM_HAVE_CUDA
+  if (c.ctx().kind() == backend::cuda) {
+    auto v = cuda_backend::check_offsets(c.ctx(), offsets.data(), segments, n);
+    bad = v.bad;
+    first = v.first;
+    last = v.last;
+  }
+#endif
+  if (c.ctx().kind() == backend::cpu) {
+    const std::int64_t* o = offsets.data();
+    for (std::int64_t s = 0; s <= segments && bad < 0; ++s)
+      if (o[s] < 0 || o[s] > n || (s < segments && o[s + 1] < o[s])) bad = s;
+    first = o[0];
+    last = o[segments];
+  }
+  if (bad >= 0)
+    c.fail("offsets[" + std::to_string(bad) + "] or offsets[" + std::to_string(bad + 1) +
+           "] is outside [0, " + std::to_string(n) + "] or the offsets decrease there");
+  return {first, last};
+}
+
+template <class T>
+void segmented_scan_by_offsets(const char* name, const context& ctx, span<const T> in,
+                               span<const std::int64_t> offsets, span<T> out, bool inclusive,
+                               T init, op o, workspace* ws) {
+  detail::checker c(ctx, name);
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.same_size(in.size(), "in", out.size(), "out");
+  c.no_overlap(in, "in", out, "out", true);
+  c.known_option(o, op::max, "op");
+  detail::check_workspace(c, ws);
+  covered range = check_offsets(c, offsets, in.size());
+  if (range.last == range.first) return;
+  detail::runs_job<std::uint32_t, T> job;
+  job.n = range.last - range.first;
+  job.offsets = offsets.data();
+  job.segments = offsets.size() - 1;
+  job.values = in.data() + range.first;
+  job.o = o;
+  job.has_init = !inclusive;
+  job.init = init;
+  job.scan_out = out.data() + range.first;
+  job.inclusive = inclusive;
+  detail::run_job(ctx, job, ws);
+}
+
+template <class T>
+void segmented_scan_by_flags(const char* name, const context& ctx, span<const T> in,
+                             span<const std::uint8_t> flags, span<T> out, bool inclusive, T init,
+                             op o, workspace* ws) {
+  detail::checker c(ctx, name);
+  c.valid(in, "in");
+  c.valid(flags, "flags");
+  c.valid(out, "out");
+  c.same_size(in.size(), "in", flags.size(), "flags");
+  c.same_size(in.size(), "in", out.size(), "out");
+  c.no_overlap(in, "in", out, "out", true);
+  c.no_overlap(flags, "flags", out, "out", false);
+  c.known_option(o, op::max, "op");
+  detail::check_workspace(c, ws);
+  if (in.size() == 0) return;
+  detail::runs_job<std::uint32_t, T> job;
+  job.n = in.size();
+  job.flags = flags.data();
+  job.values = in.data();
+  job.o = o;
+  job.has_init = !inclusive;
+  job.init = init;
+  job.scan_out = out.data();
+  job.inclusive = inclusive;
+  detail::run_job(ctx, job, ws);
+}
+
+}  // namespace
+
+template <class T>
+void segmented_reduce(const context& ctx, span<const T> in, span<const std::int64_t> offsets,
+                      span<T> out, T init, op o, workspace* ws) {
+  detail::checker c(ctx, "segmented_reduce");
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.no_overlap(in, "in", out, "out", false);
+  c.no_overlap(offsets, "offsets", out, "out", false);
+  c.known_option(o, op::max, "op");
+  detail::check_workspace(c, ws);
+  if (offsets.size() >= 1 && offsets.size() - 1 != out.size())
+    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
+           std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
+           " segments");
+  covered range = check_offsets(c, offsets, in.size());
+  if (out.size() == 0) return;
+  detail::runs_job<std::uint32_t, T> job;
+  job.n = range.last - range.first;
+  job.offsets = offsets.data();
+  job.segments = offsets.size() - 1;
+  job.values = in.data() + range.first;
+  job.o = o;
+  job.has_init = true;
+  job.init = init;
+  job.reduced_out = out.data();
+  job.by_segment = true;
+  detail::run_job(ctx, job, ws);
+}
+
+template <class T>
+void segmented_inclusive_scan(const context& ctx, span<const T> in,
+                              span<const std::int64_t> offsets, span<T> out, op o, workspace* ws) {
+  segmented_scan_by_offsets("segmented_inclusive_scan", ctx, in, offsets, out, true, T{}, o, ws);
+}
+
+template <class T>
+void segmented_exclusive_scan(const context& ctx, span<const T> in,
+                              span<const std::int64_t> offsets, span<T> out, T init, op o,
+                              workspace* ws) {
+  segmented_scan_by_offsets("segmented_exclusive_scan", ctx, in, offsets, out, false, init, o, ws);
+}
+
+template <class T>
+void segmented_inclusive_scan_by_flags(const context& ctx, span<const T> in,
+                                       span<const std::uint8_t> flags, span<T> out, op o,
+                                       workspace* ws) {
+  segmented_scan_by_flags("segmented_inclusive_scan_by_flags", ctx, in, flags, out, true, T{}, o,
+                          ws);
+}
+
+template <class T>
+void segmented_exclusive_scan_by_flags(const context& ctx, span<const T> in,
+                                       span<const std::uint8_t> flags, span<T> out, T init, op o,
+                                       workspace* ws) {
+  segmented_scan_by_flags("segmented_exclusive_scan_by_flags", ctx, in, flags, out, false, init,
+                          o, ws);
+}
+
+#define PARPRIM_INSTANTIATE(T)                                                                  \
+  template void segmented_reduce<T>(const context&, span<const T>, span<const std::int64_t>,   \
+                                    span<T>, T, op, workspace*);                                \
+  template void segmented_inclusive_scan<T>(const context&, span<const T>,                     \
+                                            span<const std::int64_t>, span<T>, op, workspace*); \
+  template void segmented_exclusive_scan<T>(const context&, span<const T>,                     \
+                                            span<const std::int64_t>, span<T>, T, op,          \
+                                            workspace*);                                        \
+  template void segmented_inclusive_scan_by_flags<T>(                                           \
+      const context&, span<const T>, span<const std::uint8_t>, span<T>, op, workspace*);        \
+  template void segmented_exclusive_scan_by_flags<T>(                                           \
+      const context&, span<const T>, span<const std::uint8_t>, span<T>, T, op, workspace*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim

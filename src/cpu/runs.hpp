@@ -1,0 +1,171 @@
+// The CPU engine behind the by-key, unique, run-length and segmented primitives
+// (src/core/runs_job.hpp): fixed blocks of the input, three phases.
+//   1. each block folds its elements into a run state (heads seen, value since the last head,
+//      tag of the last head);
+//   2. the block states are scanned in block order (a few thousand at most);
+//   3. each block walks its elements again from its exclusive prefix and writes. A run is
+//      written when the next one starts (by the block holding that head) or at the end.
+// Blocks depend on n only, so float results are the same on any number of threads.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "parprim/detail/op_functors.hpp"
+#include "core/runs_job.hpp"
+#include "cpu/parallel.hpp"
+
+namespace parprim::cpu_backend::runs_engine {
+
+inline constexpr std::int64_t block_elements = 1 << 16;
+
+template <class V>
+struct state {
+  V value{};                // fold since the last head (or since the start of the block)
+  std::int64_t heads = 0;   // heads seen
+  std::int64_t tag = 0;     // tag of the last head
+  bool valid = false;       // false: no element yet (the identity)
+};
+
+// The segmented operator: a later head restarts the fold.
+template <class V, class Op>
+state<V> combine(const state<V>& a, const state<V>& b, Op op) {
+  if (!b.valid) return a;
+  if (!a.valid) return b;
+  state<V> r;
+  r.valid = true;
+  r.heads = a.heads + b.heads;
+  if (b.heads > 0) {
+    r.value = b.value;
+    r.tag = b.tag;
+  } else {
+    r.value = op(a.value, b.value);
+    r.tag = a.tag;
+  }
+  return r;
+}
+
+// Finds heads of [begin, end) one element at a time, in order.
+template <class K, class V, class Eq>
+class head_finder {
+ public:
+  head_finder(const detail::runs_job<K, V>& job, Eq eq, std::int64_t begin) : job_(job), eq_(eq) {
+    if (job.offsets) {
+      const std::int64_t* o = job.offsets;
+      segment_ = std::lower_bound(o, o + job.segments + 1, o[0] + begin) - o;
+    }
+  }
+  // Whether element i starts a run, and its tag. With `write_empty`, empty segments met on
+  // the way get init in reduced_out.
+  bool head(std::int64_t i, std::int64_t& tag, bool write_empty) {
+    tag = i;
+    if (job_.offsets) return offsets_head(i, tag, write_empty);
+    if (i == 0) return true;
+    if (job_.flags) return job_.flags[i] != 0;
+    return !eq_(job_.keys[i - 1], job_.keys[i]);
+  }
+  // Empty segments sitting at the end of the data (offsets[s] == offsets[segments]).
+  void finish(bool write_empty) {
+    std::int64_t tag;
+    if (job_.offsets) offsets_head(job_.n, tag, write_empty);
+  }
+
+ private:
+  bool offsets_head(std::int64_t i, std::int64_t& tag, bool write_empty) {
+    const std::int64_t* o = job_.offsets;
+    bool found = false;
+    while (segment_ < job_.segments && o[segment_] - o[0] == i) {
+      if (o[segment_ + 1] > o[segment_]) {
+        found = true;
+        tag = segment_;
+      } else if (write_empty && job_.by_segment && job_.reduced_out) {
+        job_.reduced_out[segment_] = job_.init;
+      }
+      ++segment_;
+    }
+    return found;
+  }
+
+  const detail::runs_job<K, V>& job_;
+  Eq eq_;
+  std::int64_t segment_ = 0;
+};
+
+// Folds element i into s in place (state copies per element stalled on store forwarding).
+template <class K, class V, class Op>
+inline void step(state<V>& s, const detail::runs_job<K, V>& job, std::int64_t i, bool head,
+                 std::int64_t tag, Op op) {
+  V v{};
+  if (job.values) v = head && job.has_init ? op(job.init, job.values[i]) : job.values[i];
+  if (head) {
+    s.value = v;
+    ++s.heads;
+    s.tag = tag;
+  } else {
+    s.value = s.valid ? op(s.value, v) : v;
+  }
+  s.valid = true;
+}
+
+// Writes the outputs of the run that `s` closes at position `end` (exclusive).
+template <class K, class V>
+void close_run(const detail::runs_job<K, V>& job, const state<V>& s, std::int64_t end) {
+  const std::int64_t r = s.heads - 1;
+  if (job.reduced_out) job.reduced_out[job.by_segment ? s.tag : r] = s.value;
+  if (job.lengths_out) job.lengths_out[r] = end - s.tag;
+}
+
+// Runs the job with equality `eq` and operator `op`; returns the number of runs.
+template <class K, class V, class Eq, class Op>
+std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, Op op) {
+  const std::int64_t n = job.n;
+  const std::int64_t blocks = block_count(n, block_elements);
+  std::vector<state<V>> prefix(static_cast<std::size_t>(blocks) + 1);
+  if (n == 0) {  // only empty segments
+    head_finder<K, V, Eq>(job, eq, 0).finish(true);
+    return 0;
+  }
+
+  // Phase 1: one state per block.
+  blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    head_finder<K, V, Eq> heads(job, eq, begin);
+    state<V> s;
+    for (std::int64_t i = begin; i < end; ++i) {
+      std::int64_t tag;
+      const bool h = heads.head(i, tag, false);
+      step(s, job, i, h, tag, op);
+    }
+    prefix[b + 1] = s;
+  });
+  // Phase 2: exclusive prefixes in block order; prefix[blocks] is the whole input's state.
+  for (std::int64_t b = 0; b < blocks; ++b) prefix[b + 1] = combine(prefix[b], prefix[b + 1], op);
+  const std::int64_t runs = prefix[blocks].heads;
+  if (job.check_runs) job.check_runs(runs);
+
+  // Phase 3: walk again from each block's prefix and write.
+  const bool writes = job.keys_out || job.head_values_out || job.reduced_out || job.lengths_out ||
+                      job.scan_out;
+  if (!writes) return runs;
+  blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    head_finder<K, V, Eq> heads(job, eq, begin);
+    state<V> s = prefix[b];
+    for (std::int64_t i = begin; i < end; ++i) {
+      std::int64_t tag;
+      const bool h = heads.head(i, tag, true);
+      if (h && s.valid) close_run(job, s, i);
+      const V before = s.value;
+      step(s, job, i, h, tag, op);
+      if (h && job.keys_out) job.keys_out[s.heads - 1] = job.keys[i];
+      if (h && job.head_values_out) job.head_values_out[s.heads - 1] = job.head_values_source[i];
+      if (job.scan_out) job.scan_out[i] = job.inclusive ? s.value : (h ? job.init : before);
+    }
+    if (end == n) {
+      close_run(job, s, n);
+      heads.finish(true);
+    }
+  });
+  return runs;
+}
+
+}  // namespace parprim::cpu_backend::runs_engine

@@ -1,0 +1,15 @@
+// The CPU backend's entry point for runs jobs (src/core/runs_job.hpp). K is u32, u64, f32 or
+// f64 (signed keys arrive as their unsigned type); returns the number of runs.
+#pragma once
+
+#include <cstdint>
+
+#include "core/runs_job.hpp"
+#include "parprim/context.hpp"
+
+namespace parprim::cpu_backend {
+
+template <class K, class V>
+std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job);
+
+}  // namespace parprim::cpu_backend

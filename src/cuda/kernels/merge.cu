@@ -1,0 +1,88 @@
+// CUDA dispatch of merge (merge.cuh) and of lower_bound / upper_bound (one binary search per
+// thread: queries and results are read and written coalesced, and neighbouring sorted queries
+// walk the same path, so the upper levels of the search stay in L1/L2).
+#include <string>
+
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/cuda/detail/launch.cuh"
+#include "cuda/kernels/merge.cuh"
+#include "cuda/runtime/bad_position.hpp"
+#include "cuda/search_merge_backend.hpp"
+
+namespace parprim::cuda_kernels {
+
+template <class U, bool Upper>
+__global__ void __launch_bounds__(cuda_tuning::search_tuning::threads)
+    search_kernel(const U* sorted, std::int64_t n, const U* queries, std::int64_t m,
+                  std::int64_t* out, detail::key_order<U> ord) {
+  const std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q < m) out[q] = detail::bound<U, Upper>(sorted, n, queries[q], ord);
+}
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+template <class U>
+void search(const context& ctx, const U* sorted, std::int64_t n, const U* queries,
+            std::int64_t m, std::int64_t* out, detail::key_order<U> ord, bool upper) {
+  using namespace cuda_kernels;
+  const char* who = upper ? "upper_bound" : "lower_bound";
+  use_device(ctx, who);
+  constexpr int threads = cuda_tuning::search_tuning::threads;
+  const unsigned blocks = unsigned(ceil_div(m, threads));
+  if (upper)
+    search_kernel<U, true><<<blocks, threads, 0, stream_of(ctx)>>>(sorted, n, queries, m, out, ord);
+  else
+    search_kernel<U, false><<<blocks, threads, 0, stream_of(ctx)>>>(sorted, n, queries, m, out, ord);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+template <class U, class W>
+void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, const U* b,
+           const W* b_values, std::int64_t nb, U* out, W* out_values, detail::key_order<U> ord,
+           const char* who, workspace* ws) {
+  using namespace cuda_kernels;
+  using tuning = cuda_tuning::merge_tuning;
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  const std::int64_t tiles = ceil_div(na + nb, tuning::tile);
+  detail::temp_memory splits(ctx, ws, detail::align_up(std::size_t(tiles + 1) * 8));
+  merging::partition_kernel<U><<<unsigned(ceil_div(tiles + 1, tuning::partition_threads)),
+                                 tuning::partition_threads, 0, stream>>>(
+      a, na, b, nb, tiles, splits.as<std::int64_t>(), ord);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  merging::merge_args<U, W> p{a,   a_values, na, b,   b_values, nb, out, out_values,
+                              splits.as<std::int64_t>(), cuda_rt::arm_bad_position(ctx, who),
+                              cuda_rt::arm_bad_position(ctx, who), ord};
+  merging::merge_kernel<U, W><<<unsigned(tiles), tuning::threads, 0, stream>>>(p);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  const std::string name = std::string("parprim::") + who + " [" + ctx.name() + "]: ";
+  const char* order = ord.descending ? "descending" : "ascending";
+  for (int range = 0; range < 2; ++range) {
+    const std::string which = range == 0 ? "a" : "b";
+    cuda_rt::defer_bad_position(ctx, range == 0 ? p.unsorted_a : p.unsorted_b,
+                                [=](std::int64_t pos) {
+                                  return error(errc::invalid_argument,
+                                               name + which + " is not sorted (" + order +
+                                                   "): element " + std::to_string(pos + 1) +
+                                                   " comes before element " + std::to_string(pos));
+                                });
+  }
+}
+
+#define PARPRIM_INSTANTIATE_UW(U, W)                                                           \
+  template void merge<U, W>(const context&, const U*, const W*, std::int64_t, const U*,        \
+                            const W*, std::int64_t, U*, W*, detail::key_order<U>, const char*, \
+                            workspace*);
+#define PARPRIM_INSTANTIATE(U)                                                                  \
+  template void search<U>(const context&, const U*, std::int64_t, const U*, std::int64_t,       \
+                          std::int64_t*, detail::key_order<U>, bool);                           \
+  PARPRIM_INSTANTIATE_UW(U, std::uint32_t)                                                      \
+  PARPRIM_INSTANTIATE_UW(U, std::uint64_t)
+PARPRIM_INSTANTIATE(std::uint32_t)
+PARPRIM_INSTANTIATE(std::uint64_t)
+#undef PARPRIM_INSTANTIATE
+#undef PARPRIM_INSTANTIATE_UW
+
+}  // namespace parprim::cuda_backend

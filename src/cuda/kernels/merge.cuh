@@ -1,0 +1,127 @@
+// Merge of two sorted ranges by merge path (Green, McColl & Bader, "GPU Merge Path", ICS 2012;
+// the tile structure follows moderngpu's merge).
+//
+//   1. partition: for every tile boundary d = t * tile of the output, the number of the first
+//      d outputs that come from a (one binary search along the cross diagonal, in global
+//      memory);
+//   2. merge: each block loads its tile's stretch of a and of b into shared memory (coalesced),
+//      each thread finds its own start on the tile's merge path (a binary search in shared
+//      memory) and merges `items` outputs sequentially; keys, then values (gathered by the
+//      source positions), leave through shared memory in coalesced stores.
+// Every output is read once and written once. Ties take a first, so the merge is stable.
+//
+// Unsorted inputs. While its stretches sit in shared memory each block checks every adjacent
+// pair it holds (and the pair across its start) and records the lowest unsorted position;
+// the host raises it at synchronize. Splits from unsorted inputs need not be monotone, so a
+// block clamps its stretches to the ranges and to its tile: it may leave outputs unwritten
+// but never touches memory outside a, b and out.
+#pragma once
+
+#include <cstdint>
+
+#include "core/merge_path.hpp"
+#include "cuda/tuning/merge_tuning.hpp"
+
+namespace parprim::cuda_kernels::merging {
+
+using tuning = cuda_tuning::merge_tuning;
+
+template <class U>
+__global__ void partition_kernel(const U* a, std::int64_t na, const U* b, std::int64_t nb,
+                                 std::int64_t tiles, std::int64_t* splits,
+                                 detail::key_order<U> ord) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::int64_t diag = t * tuning::tile < na + nb ? t * tuning::tile : na + nb;
+  splits[t] = detail::merge_path(a, na, b, nb, diag, ord);
+}
+
+template <class U, class W>
+struct merge_args {
+  const U* a;
+  const W* a_values;
+  std::int64_t na;
+  const U* b;
+  const W* b_values;
+  std::int64_t nb;
+  U* out;
+  W* out_values;
+  const std::int64_t* splits;
+  unsigned long long* unsorted_a;  // lowest p with a[p+1] before a[p] (atomicMin)
+  unsigned long long* unsorted_b;
+  detail::key_order<U> ord;
+};
+
+__device__ __forceinline__ std::int64_t clamp64(std::int64_t x, std::int64_t lo, std::int64_t hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+// Records the lowest unsorted adjacent pair of x[first - 1 .. first + count) (x[first - 1]
+// only when first > 0); s holds x[first .. first + count).
+template <class U>
+__device__ void check_sorted(const U* x, const U* s, std::int64_t first, int count,
+                             detail::key_order<U> ord, unsigned long long* word) {
+  for (int k = threadIdx.x; k + 1 < count; k += tuning::threads)
+    if (ord.less(s[k + 1], s[k])) atomicMin(word, static_cast<unsigned long long>(first + k));
+  if (threadIdx.x == 0 && first > 0 && count > 0 && ord.less(s[0], x[first - 1]))
+    atomicMin(word, static_cast<unsigned long long>(first - 1));
+}
+
+template <class U, class W>
+__global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W> p) {
+  __shared__ U keys[tuning::tile];
+  __shared__ W values[tuning::tile];
+  const std::int64_t n = p.na + p.nb;
+  const std::int64_t d0 = std::int64_t(blockIdx.x) * tuning::tile;
+  const int size = n - d0 < tuning::tile ? int(n - d0) : tuning::tile;
+  const std::int64_t a0 = clamp64(p.splits[blockIdx.x], 0, p.na);
+  const std::int64_t a1 = clamp64(p.splits[blockIdx.x + 1], a0, p.na);
+  const std::int64_t b0 = clamp64(d0 - a0, 0, p.nb);
+  const int count_a = int(a1 - a0 < size ? a1 - a0 : size);
+  const int count_b = int(clamp64(size - count_a, 0, p.nb - b0));
+
+  // Load: a's stretch, then b's, one after the other in shared memory.
+  for (int k = threadIdx.x; k < count_a; k += tuning::threads) keys[k] = p.a[a0 + k];
+  for (int k = threadIdx.x; k < count_b; k += tuning::threads) keys[count_a + k] = p.b[b0 + k];
+  __syncthreads();
+  check_sorted(p.a, keys, a0, count_a, p.ord, p.unsorted_a);
+  check_sorted(p.b, keys + count_a, b0, count_b, p.ord, p.unsorted_b);
+
+  // Merge this thread's `items` outputs, remembering where each came from.
+  const int diag = int(threadIdx.x) * tuning::items;
+  const int total = count_a + count_b;
+  U merged[tuning::items];
+  int source[tuning::items];  // index into keys[]: a's stretch first, then b's
+  if (diag < total) {
+    int i = int(detail::merge_path(keys, count_a, keys + count_a, count_b, diag, p.ord));
+    int j = diag - i;
+#pragma unroll
+    for (int k = 0; k < tuning::items; ++k) {
+      const bool take_b = i == count_a || (j < count_b && p.ord.less(keys[count_a + j], keys[i]));
+      source[k] = take_b ? count_a + j : i;
+      merged[k] = keys[source[k]];
+      if (take_b) ++j;
+      else ++i;
+    }
+  }
+  __syncthreads();  // every read of the stretches is done: reuse keys[] for the output tile
+
+#pragma unroll
+  for (int k = 0; k < tuning::items; ++k)
+    if (diag + k < total) keys[diag + k] = merged[k];
+  if (p.out_values) {
+#pragma unroll
+    for (int k = 0; k < tuning::items; ++k)
+      if (diag + k < total) {
+        const int s = source[k];
+        values[diag + k] = s < count_a ? p.a_values[a0 + s] : p.b_values[b0 + (s - count_a)];
+      }
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < total; k += tuning::threads) {
+    p.out[d0 + k] = keys[k];
+    if (p.out_values) p.out_values[d0 + k] = values[k];
+  }
+}
+
+}  // namespace parprim::cuda_kernels::merging

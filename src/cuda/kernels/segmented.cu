@@ -1,0 +1,63 @@
+// CUDA dispatch of the runs engine with flags or offsets as the head source (segmented_reduce
+// and the segmented scans), and the device check of segment offsets.
+#include "cuda/kernels/runs_launch.cuh"
+#include "cuda/runs_backend.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim::cuda_kernels {
+
+// Lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into verdict[0]
+// (which starts at all ones); offsets[0] and offsets[segments] into verdict[1], verdict[2].
+__global__ void check_offsets_kernel(const std::int64_t* offsets, std::int64_t segments,
+                                     std::int64_t limit, unsigned long long* verdict) {
+  const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s > segments) return;
+  const std::int64_t o = offsets[s];
+  const bool bad = o < 0 || o > limit || (s < segments && offsets[s + 1] < o);
+  if (bad) atomicMin(verdict, static_cast<unsigned long long>(s));
+  if (s == 0) verdict[1] = static_cast<unsigned long long>(o);
+  if (s == segments) verdict[2] = static_cast<unsigned long long>(o);
+}
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim::cuda_backend {
+
+template <class V>
+std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
+                              workspace* ws) {
+  using namespace cuda_kernels::runs;
+  const equal_to<std::uint32_t> unused_eq{};
+  if (job.flags)
+    return launch<head_source::flags>(ctx, job, unused_eq, runtime_op<V>{job.o}, ws, "segmented");
+  return launch<head_source::offsets>(ctx, job, unused_eq, runtime_op<V>{job.o}, ws, "segmented");
+}
+
+offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
+                              std::int64_t segments, std::int64_t limit) {
+  using namespace cuda_kernels;
+  const char* who = "segment offsets";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  detail::temp_memory verdict(ctx, nullptr, 3 * sizeof(unsigned long long));
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(verdict.get(), 0xff, 8, stream));
+  check_offsets_kernel<<<unsigned(ceil_div(segments + 1, 256)), 256, 0, stream>>>(
+      offsets, segments, limit, verdict.as<unsigned long long>());
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  unsigned long long host[3];
+  ctx.copy_to_host(host, verdict.get(), sizeof(host));
+  offsets_verdict v;
+  v.bad = host[0] == ~0ull ? -1 : static_cast<std::int64_t>(host[0]);
+  v.first = static_cast<std::int64_t>(host[1]);
+  v.last = static_cast<std::int64_t>(host[2]);
+  return v;
+}
+
+#define PARPRIM_INSTANTIATE(V)                                                            \
+  template std::int64_t runs_by_segments<V>(const context&,                               \
+                                            const detail::runs_job<std::uint32_t, V>&,    \
+                                            workspace*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim::cuda_backend

@@ -1,0 +1,175 @@
+// lower_bound / upper_bound and merge / merge_by_key against std::lower_bound, std::upper_bound
+// and std::merge with the documented key order (reference::key_less, the radix_sort order:
+// -0.0 before +0.0, NaNs after +inf), over backend x type x size (tile edges) x order, with
+// ties across the two ranges (stability), NaNs, and unsorted inputs.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "reference/sort_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+using testing::fresh_seed;
+
+// Values from a small set (many ties) plus NaN and signed zeros for floats.
+template <class T>
+std::vector<T> make_keys(std::int64_t n, std::uint64_t seed, std::uint64_t distinct) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    x = T(std::int64_t(g() % distinct) - std::int64_t(distinct / 2));
+    if constexpr (std::is_unsigned_v<T>) x = T(g() % distinct);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (g() % 50 == 0) x = std::numeric_limits<T>::quiet_NaN();
+      if (x == T(0) && g() % 2) x = -T(0);
+    }
+  }
+  return v;
+}
+
+template <class T>
+void sort_keys(std::vector<T>& v, bool descending) {
+  std::stable_sort(v.begin(), v.end(), [&](T a, T b) {
+    return descending ? reference::key_less(b, a) : reference::key_less(a, b);
+  });
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t n : {0, 1, 2, 33, 2047, 2048, 2049, 4097, 65537, 300'007})
+    if (n <= testing::max_test_size()) out.push_back(n);
+  return out;
+}
+
+class SearchMerge : public ::testing::TestWithParam<backend> {};
+
+template <class T>
+void check_search(const context& ctx, std::uint64_t seed) {
+  for (std::int64_t n : sizes()) {
+    auto sorted = make_keys<T>(n, seed ^ std::uint64_t(n), 1000);
+    sort_keys(sorted, false);
+    auto queries = make_keys<T>(n / 3 + 5, seed + std::uint64_t(n), 1100);
+    auto s = buffer<T>::from_host(ctx, sorted);
+    auto q = buffer<T>::from_host(ctx, queries);
+    buffer<std::int64_t> lo(ctx, q.size()), hi(ctx, q.size());
+    lower_bound<T>(ctx, s, q, lo);
+    upper_bound<T>(ctx, s, q, hi);
+    std::vector<std::int64_t> want_lo, want_hi;
+    for (T x : queries) {
+      want_lo.push_back(std::lower_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
+      want_hi.push_back(std::upper_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
+    }
+    EXPECT_EQ(lo.to_host(), want_lo) << type_name<T>() << " n=" << n << " lower_bound";
+    EXPECT_EQ(hi.to_host(), want_hi) << type_name<T>() << " n=" << n << " upper_bound";
+  }
+}
+
+template <class K, class V>
+void check_merge(const context& ctx, std::uint64_t seed) {
+  for (std::int64_t n : sizes()) {
+    for (std::int64_t na : {n / 2, n / 7, n}) {
+      for (bool descending : {false, true}) {
+        auto a = make_keys<K>(na, seed ^ std::uint64_t(n + na), 300);
+        auto b = make_keys<K>(n - na, seed + std::uint64_t(n * 3 + na), 300);
+        sort_keys(a, descending);
+        sort_keys(b, descending);
+        // Values record the origin: a's i -> i, b's j -> 1'000'000 + j.
+        std::vector<std::pair<K, V>> pa, pb, want;
+        for (std::int64_t i = 0; i < na; ++i) pa.push_back({a[i], V(i)});
+        for (std::int64_t j = 0; j < n - na; ++j) pb.push_back({b[j], V(1'000'000 + j)});
+        auto less = [&](const std::pair<K, V>& x, const std::pair<K, V>& y) {
+          return descending ? reference::key_less(y.first, x.first) : reference::key_less(x.first, y.first);
+        };
+        std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(want), less);
+        std::vector<K> want_k;
+        std::vector<V> want_v;
+        for (auto& p : want) {
+          want_k.push_back(p.first);
+          want_v.push_back(p.second);
+        }
+        std::vector<V> av, bv;
+        for (auto& p : pa) av.push_back(p.second);
+        for (auto& p : pb) bv.push_back(p.second);
+        const sort_order order = descending ? sort_order::descending : sort_order::ascending;
+        std::string where = std::string(type_name<K>()) + "/" + type_name<V>() + " n=" +
+                            std::to_string(n) + " na=" + std::to_string(na) + " " + to_string(order);
+        auto ba = buffer<K>::from_host(ctx, a);
+        auto bb = buffer<K>::from_host(ctx, b);
+        buffer<K> out(ctx, n);
+        merge<K>(ctx, ba, bb, out, order);
+        EXPECT_TRUE(same_bits(out.to_host(), want_k)) << where << " merge";
+        auto bav = buffer<V>::from_host(ctx, av);
+        auto bbv = buffer<V>::from_host(ctx, bv);
+        buffer<V> out_v(ctx, n);
+        merge_by_key<K, V>(ctx, ba, bav, bb, bbv, out, out_v, order);
+        ctx.synchronize();
+        EXPECT_TRUE(same_bits(out.to_host(), want_k)) << where << " merge_by_key keys";
+        EXPECT_EQ(out_v.to_host(), want_v) << where << " merge_by_key values";
+      }
+    }
+  }
+}
+
+TEST_P(SearchMerge, SearchMatchesOracle) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_search<std::int32_t>(ctx, seed);
+  check_search<std::uint32_t>(ctx, seed);
+  check_search<std::int64_t>(ctx, seed);
+  check_search<std::uint64_t>(ctx, seed);
+  check_search<float>(ctx, seed);
+  check_search<double>(ctx, seed);
+}
+
+TEST_P(SearchMerge, MergeMatchesOracle) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_merge<std::int32_t, std::uint32_t>(ctx, seed);
+  check_merge<std::uint32_t, std::int64_t>(ctx, seed);
+  check_merge<std::int64_t, float>(ctx, seed);
+  check_merge<std::uint64_t, double>(ctx, seed);
+  check_merge<float, std::int32_t>(ctx, seed);
+  check_merge<double, std::uint64_t>(ctx, seed);
+}
+
+TEST_P(SearchMerge, UnsortedMergeInputIsAnError) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::vector<std::int32_t> a(5000), b(3000);
+  for (int i = 0; i < 5000; ++i) a[i] = i;
+  for (int i = 0; i < 3000; ++i) b[i] = 2 * i;
+  b[1234] = -7;  // b[1233] > b[1234]
+  auto ba = buffer<std::int32_t>::from_host(ctx, a);
+  auto bb = buffer<std::int32_t>::from_host(ctx, b);
+  buffer<std::int32_t> out(ctx, 8000);
+  out.fill_bytes(0x5A);
+  testing::expect_error(
+      [&] {
+        merge<std::int32_t>(ctx, ba, bb, out);
+        ctx.synchronize();
+      },
+      errc::invalid_argument, {"merge", ctx.name(), "b is not sorted", "element 1234 comes before element 1233"});
+  if (GetParam() == backend::cpu) EXPECT_EQ(out.to_host(), std::vector<std::int32_t>(8000, 0x5A5A5A5A));
+  buffer<std::int32_t> small(ctx, 7999);
+  testing::expect_error([&] { merge<std::int32_t>(ctx, ba, bb, small); }, errc::invalid_argument,
+                        {"merge", "out.size()=7999"});
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SearchMerge, ::testing::Values(backend::cpu, backend::cuda),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace parprim

@@ -1,0 +1,156 @@
+// segmented_reduce and the segmented scans (by offsets and by flags) against sequential loops
+// (reference/runs_ref.hpp), over backend x type x op x segment shape: all empty, one segment,
+// segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
+// half the data), offsets not starting at 0 or not reaching the end; bad offsets.
+#include <random>
+
+#include "reference/runs_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+using testing::fresh_seed;
+
+template <class V>
+std::vector<V> make_values(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<V> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = std::is_signed_v<V> ? V(std::int64_t(g() % 17) - 8) : V(g() % 17);
+  return v;
+}
+
+struct shape {
+  const char* name;
+  std::vector<std::int64_t> offsets;
+};
+
+// Segment layouts over n elements.
+std::vector<shape> shapes(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<shape> out;
+  out.push_back({"one", {0, n}});
+  out.push_back({"all_empty", {0, 0, 0, 0}});
+  out.push_back({"none", {0}});
+  shape ones{"ones", {}};
+  for (std::int64_t i = 0; i <= n; ++i) ones.offsets.push_back(i);
+  out.push_back(ones);
+  shape small{"small_with_empty", {0}};
+  while (small.offsets.back() < n) small.offsets.push_back(std::min(n, small.offsets.back() + std::int64_t(g() % 33)));
+  small.offsets.push_back(n);  // an empty segment at the end
+  out.push_back(small);
+  shape skewed{"skewed", {0, n / 2}};
+  while (skewed.offsets.back() < n) skewed.offsets.push_back(std::min(n, skewed.offsets.back() + 1 + std::int64_t(g() % 64)));
+  out.push_back(skewed);
+  if (n >= 10) out.push_back({"inner_range", {3, 3, 5, n - 4, n - 4}});
+  return out;
+}
+
+std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t n : {0, 1, 2, 33, 2303, 2304, 2305, 4609, 65537, 200'003})
+    if (n <= testing::max_test_size()) out.push_back(n);
+  return out;
+}
+
+class Segmented : public ::testing::TestWithParam<backend> {};
+
+template <class T>
+void check_type(const context& ctx, std::uint64_t seed) {
+  workspace ws(ctx);
+  for (std::int64_t n : sizes()) {
+    auto x = make_values<T>(n, seed ^ std::uint64_t(n));
+    auto in = buffer<T>::from_host(ctx, x);
+    for (const shape& sh : shapes(n, seed + std::uint64_t(n))) {
+      auto off = buffer<std::int64_t>::from_host(ctx, sh.offsets);
+      const std::int64_t segments = std::int64_t(sh.offsets.size()) - 1;
+      std::string where = std::string(type_name<T>()) + " n=" + std::to_string(n) + " " + sh.name;
+      const T init = T(5);
+      for (op o : {op::plus, op::min, op::max}) {
+        buffer<T> red(ctx, segments);
+        red.fill_bytes(0xA5);
+        segmented_reduce<T>(ctx, in, off, red, init, o, &ws);
+        EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, sh.offsets, init, o))
+            << where << " reduce " << to_string(o);
+        for (bool inclusive : {true, false}) {
+          std::vector<T> poison(static_cast<std::size_t>(n), T(77));
+          auto out = buffer<T>::from_host(ctx, poison);
+          if (inclusive) segmented_inclusive_scan<T>(ctx, in, off, out, o);
+          else segmented_exclusive_scan<T>(ctx, in, off, out, init, o, &ws);
+          EXPECT_EQ(out.to_host(), reference::segmented_scan(x, sh.offsets, o, inclusive, init, poison))
+              << where << (inclusive ? " inclusive " : " exclusive ") << to_string(o);
+        }
+      }
+    }
+    // By flags: random heads.
+    std::mt19937_64 g(seed ^ 0x9e3779b9);
+    std::vector<std::uint8_t> flags(static_cast<std::size_t>(n));
+    std::vector<bool> heads(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      flags[i] = g() % 10 == 0 ? std::uint8_t(1 + g() % 200) : 0;
+      heads[i] = i == 0 || flags[i] != 0;
+    }
+    auto f = buffer<std::uint8_t>::from_host(ctx, flags);
+    for (bool inclusive : {true, false}) {
+      buffer<T> out(ctx, n);
+      if (inclusive) segmented_inclusive_scan_by_flags<T>(ctx, in, f, out, op::plus);
+      else segmented_exclusive_scan_by_flags<T>(ctx, in, f, out, T(2), op::max);
+      EXPECT_EQ(out.to_host(), reference::scan_by_heads(heads, x, inclusive ? op::plus : op::max,
+                                                        inclusive, T(2)))
+          << type_name<T>() << " n=" << n << " flags";
+    }
+  }
+}
+
+TEST_P(Segmented, MatchesSequentialOracle) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_type<std::int32_t>(ctx, seed);
+  check_type<std::uint32_t>(ctx, seed);
+  check_type<std::int64_t>(ctx, seed);
+  check_type<std::uint64_t>(ctx, seed);
+  check_type<float>(ctx, seed);
+  check_type<double>(ctx, seed);
+}
+
+TEST_P(Segmented, InPlaceScanMatchesOutOfPlace) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::int64_t n = std::min<std::int64_t>(100'003, testing::max_test_size());
+  auto x = make_values<float>(n, fresh_seed());
+  std::vector<std::int64_t> offsets{0, std::min<std::int64_t>(10, n), std::min<std::int64_t>(10, n),
+                                    std::min<std::int64_t>(5000, n), n};
+  auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+  auto a = buffer<float>::from_host(ctx, x);
+  buffer<float> b(ctx, n);
+  segmented_inclusive_scan<float>(ctx, a, off, b);
+  segmented_inclusive_scan<float>(ctx, a, off, a);
+  EXPECT_EQ(a.to_host(), b.to_host());
+}
+
+TEST_P(Segmented, BadOffsetsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto in = buffer<std::int32_t>::from_host(ctx, std::vector<std::int32_t>(10, 1));
+  buffer<std::int32_t> out(ctx, 3);
+  out.fill_bytes(0x5A);
+  for (std::vector<std::int64_t> bad : {std::vector<std::int64_t>{0, 5, 3, 10},
+                                        std::vector<std::int64_t>{0, 5, 8, 11},
+                                        std::vector<std::int64_t>{-1, 5, 8, 10}}) {
+    auto off = buffer<std::int64_t>::from_host(ctx, bad);
+    testing::expect_error([&] { segmented_reduce<std::int32_t>(ctx, in, off, out); },
+                          errc::invalid_argument, {"segmented_reduce", ctx.name(), "offsets["});
+    EXPECT_EQ(out.to_host(), std::vector<std::int32_t>(3, 0x5A5A5A5A));
+  }
+  auto off = buffer<std::int64_t>::from_host(ctx, {0, 5, 10});
+  testing::expect_error([&] { segmented_reduce<std::int32_t>(ctx, in, off, out); },
+                        errc::invalid_argument, {"segmented_reduce", "out.size()=3"});
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Segmented, ::testing::Values(backend::cpu, backend::cuda),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace parprim

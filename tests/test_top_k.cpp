@@ -1,0 +1,111 @@
+// top_k and top_k_pairs against a stable sort of positions (reference/top_k_ref.hpp), over
+// backend x type x n (tile edges) x k (1, small, n/2, n) x largest/smallest x sorted/unsorted,
+// with many ties (ties must go to the earliest positions), NaNs and signed zeros; bad k.
+#include <cstring>
+#include <random>
+
+#include "reference/top_k_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim {
+namespace {
+
+using testing::fresh_seed;
+
+template <class T>
+std::vector<T> make_keys(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    x = std::is_signed_v<T> ? T(std::int64_t(g() % 2001) - 1000) : T(g() % 2001);
+    if (g() % 3 == 0) x = T(g());  // wide values: every digit of the image matters
+    if constexpr (std::is_floating_point_v<T>) {
+      if (g() % 97 == 0) x = std::numeric_limits<T>::quiet_NaN();
+      if (g() % 89 == 0) x = -T(0);
+    }
+  }
+  return v;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+class TopK : public ::testing::TestWithParam<backend> {};
+
+template <class K>
+void check_type(const context& ctx, std::uint64_t seed) {
+  for (std::int64_t n : {1, 2, 33, 4095, 4096, 4097, 70'001}) {
+    if (n > testing::max_test_size()) continue;
+    auto x = make_keys<K>(n, seed ^ std::uint64_t(n));
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+    auto in = buffer<K>::from_host(ctx, x);
+    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    const auto ranked_largest = reference::ranked_positions(x, true);
+    const auto ranked_smallest = reference::ranked_positions(x, false);
+    for (std::int64_t k : {std::int64_t(1), std::min<std::int64_t>(n, 32), (n + 1) / 2, n}) {
+      for (bool largest : {true, false}) {
+        const auto& ranked = largest ? ranked_largest : ranked_smallest;
+        for (bool sorted : {true, false}) {
+          const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+          auto pos = reference::top_k_positions(ranked, k, sorted);
+          std::vector<K> want;
+          std::vector<std::int32_t> want_ids;
+          for (auto p : pos) {
+            want.push_back(x[p]);
+            want_ids.push_back(std::int32_t(p));
+          }
+          std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) + " k=" +
+                              std::to_string(k) + (largest ? " largest" : " smallest") +
+                              (sorted ? " sorted" : " unsorted");
+          buffer<K> out(ctx, k);
+          top_k<K>(ctx, in, k, out, order, sorted);
+          EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+          buffer<K> kout(ctx, k);
+          buffer<std::int32_t> vout(ctx, k);
+          top_k_pairs<K, std::int32_t>(ctx, in, vin, k, kout, vout, order, sorted);
+          EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+          EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+        }
+      }
+    }
+  }
+}
+
+TEST_P(TopK, MatchesStableSortOracle) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_type<std::int32_t>(ctx, seed);
+  check_type<std::uint32_t>(ctx, seed);
+  check_type<std::int64_t>(ctx, seed);
+  check_type<std::uint64_t>(ctx, seed);
+  check_type<float>(ctx, seed);
+  check_type<double>(ctx, seed);
+}
+
+TEST_P(TopK, BadKThrowsAndWritesNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto in = buffer<float>::from_host(ctx, {3.0f, 1.0f, 2.0f});
+  buffer<float> out(ctx, 4);
+  out.fill_bytes(0x5A);
+  testing::expect_error([&] { top_k<float>(ctx, in, 4, out); }, errc::invalid_argument,
+                        {"top_k", ctx.name(), "k=4 is outside [1, in.size()=3]"});
+  testing::expect_error([&] { top_k<float>(ctx, in, 0, span<float>(out.data(), 0)); }, errc::invalid_argument,
+                        {"top_k", "k=0"});
+  testing::expect_error([&] { top_k<float>(ctx, in, 2, out); }, errc::invalid_argument,
+                        {"top_k", "out.size()=4 but k=2"});
+  auto host = out.to_host();
+  std::vector<unsigned char> poison(host.size() * sizeof(float), 0x5A);
+  EXPECT_EQ(0, std::memcmp(host.data(), poison.data(), poison.size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, TopK, ::testing::Values(backend::cpu, backend::cuda),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace parprim
