@@ -74,6 +74,10 @@ echo "precious" >"$tmp/keep.csv"
 rejects "nbody bad body file keeps --diag" "cannot read body file" "$cli" nbody --init file \
   --file "$tmp/missing.csv" --steps 2 --diag "$tmp/keep.csv"
 [ "$(cat "$tmp/keep.csv")" = "precious" ] || { echo "FAIL: a failed nbody run replaced its --diag file"; fail=1; }
+echo "not a directory" >"$tmp/plain"
+rejects "nbody --frames a file keeps --diag" "is not a directory" "$cli" nbody --n 64 --steps 2 --backend cpu \
+  --diag "$tmp/keep.csv" --frames "$tmp/plain"
+[ "$(cat "$tmp/keep.csv")" = "precious" ] || { echo "FAIL: a rejected nbody run replaced its --diag file"; fail=1; }
 mkfifo "$tmp/pipe.png"
 rejects "raytrace --out a FIFO" "not a regular file" "$cli" raytrace --backend cpu --width 16 --height 16 \
   --frames 1 --out "$tmp/pipe.png"
