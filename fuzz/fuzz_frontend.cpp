@@ -153,7 +153,8 @@ void floats(FuzzedDataProvider& in, std::vector<float>& a, std::vector<float>& b
                          k = in.ConsumeIntegralInRange(-1, 40);
       std::vector<float> c(2048);
       gemm<float>(cpu(), x.as_const(), y.as_const(), span<float>(c).subspan(0, in.ConsumeIntegralInRange(0, 2048)),
-                  m, n, k, 1.0f, 0.0f, any_enum<gemm_algorithm>(in));
+                  m, n, k, 1.0f, 0.0f, any_enum<transpose>(in), any_enum<transpose>(in),
+                  any_enum<gemm_algorithm>(in));
     }
   }
 }
