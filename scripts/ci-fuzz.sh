@@ -13,6 +13,7 @@ names=(body_file scene sizes frontend)
 scripts/ci-sanitize-build.sh "${names[@]/#/fuzz_}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/ci-sanitizers.supp}"
 mkdir -p "$build/fuzz-artifacts"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

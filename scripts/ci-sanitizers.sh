@@ -12,6 +12,7 @@ build="${PARPRIM_SANITIZE_BUILD:-build-sanitize}"
 export PARPRIM_TEST_MAX_N="${PARPRIM_TEST_MAX_N:-70000}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/ci-sanitizers.supp}"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 
 if [ "${PARPRIM_SANITIZE_TSAN:-0}" = 1 ]; then
