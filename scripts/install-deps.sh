@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config python3
           libgtest-dev libgmock-dev googletest libpng-dev zlib1g-dev
           libcli11-dev nlohmann-json3-dev python3-dev python3-venv
-          libtbb-dev)  # TBB: a CPU yardstick of `parprim bench sort` (optional at configure)
+          libtbb-dev  # TBB: a CPU yardstick of `parprim bench sort` (optional at configure)
+          clang libclang-rt-dev libomp-dev)  # the sanitizer and fuzzing builds (scripts/ci-*.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,6 +14,8 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "common/output_file.hpp"
+#include "common/sizes.hpp"
 #include "engine.hpp"
 #include "parprim/context.hpp"
 #include "parprim/device_info.hpp"
@@ -35,39 +37,6 @@ struct bench_args {
 
 [[noreturn]] void bad(const std::string& what) {
   throw error(errc::invalid_argument, "parprim bench: " + what);
-}
-
-// "1048576", "2^20" or "1M"/"1Mi"-style suffixes K, M, G (powers of two).
-std::int64_t parse_size(const std::string& text) {
-  std::int64_t value = 0;
-  try {
-    std::size_t used = 0;
-    if (auto caret = text.find('^'); caret != std::string::npos) {
-      long long base = std::stoll(text.substr(0, caret), &used);
-      if (used != caret) throw std::invalid_argument("base");
-      long long exp = std::stoll(text.substr(caret + 1), &used);
-      if (used != text.size() - caret - 1 || base < 2 || exp < 0) throw std::invalid_argument("exp");
-      if (exp > 40) bad("size " + text + " is absurdly large (limit 2^36 elements)");
-      value = 1;
-      for (long long i = 0; i < exp && value <= (std::int64_t(1) << 40); ++i) value *= base;
-    } else {
-      long long v = std::stoll(text, &used);
-      std::string suffix = text.substr(used);
-      long long mult = 1;
-      if (suffix == "K" || suffix == "Ki") mult = 1ll << 10;
-      else if (suffix == "M" || suffix == "Mi") mult = 1ll << 20;
-      else if (suffix == "G" || suffix == "Gi") mult = 1ll << 30;
-      else if (!suffix.empty()) throw std::invalid_argument("suffix");
-      if (v < 0) bad("size " + text + " is negative");
-      if (v > (1ll << 40) / mult) bad("size " + text + " is absurdly large (limit 2^36 elements)");
-      value = v * mult;
-    }
-  } catch (const std::logic_error&) {
-    bad("size '" + text + "' is not a number (use e.g. 1048576, 2^20 or 1M)");
-  }
-  if (value <= 0) bad("size " + text + " must be at least 1");
-  if (value > (std::int64_t(1) << 36)) bad("size " + text + " is absurdly large (limit 2^36 elements)");
-  return value;
 }
 
 context make_context(const std::string& name) {
@@ -179,14 +148,10 @@ std::string csv_document(const bench::session& s) {
 
 void write_outputs(const bench_args& a, const bench::session& s) {
   if (!a.json_path.empty()) {
-    std::ofstream f(a.json_path);
-    if (!f) throw error(errc::io_error, "parprim bench: cannot write --json file " + a.json_path);
-    f << json_document(a, s);
+    apps::write_file(a.json_path, json_document(a, s), "parprim bench: --json");
   }
   if (!a.csv_path.empty()) {
-    std::ofstream f(a.csv_path, std::ios::binary);
-    if (!f) throw error(errc::io_error, "parprim bench: cannot write --csv file " + a.csv_path);
-    f << csv_document(s);
+    apps::write_file(a.csv_path, csv_document(s), "parprim bench: --csv");
   }
 }
 
@@ -229,7 +194,7 @@ void run_bench(const bench_args& a) {
     for (auto& s : all) chosen.push_back(&s);
 
   bench::options o;
-  for (auto& text : a.sizes) o.sizes.push_back(parse_size(text));
+  for (auto& text : a.sizes) o.sizes.push_back(apps::parse_size(text, "parprim bench"));
   o.variants = a.variants;
   o.quick = a.quick;
   o.repetitions = a.repetitions;
@@ -238,6 +203,9 @@ void run_bench(const bench_args& a) {
   if (o.gpus < 0 || o.gpus > 1024) bad("--gpus must be between 1 and the GPUs of this host");
   if (o.repetitions < 1 || o.repetitions > 10000) bad("--reps must be between 1 and 10000");
   if (o.warmup < 0 || o.warmup > 1000) bad("--warmup must be between 0 and 1000");
+  // Output paths are checked before the benchmark runs, not found bad after it.
+  if (!a.json_path.empty()) apps::check_output_path(a.json_path, "parprim bench: --json");
+  if (!a.csv_path.empty()) apps::check_output_path(a.csv_path, "parprim bench: --csv");
 
   bench::session s(make_context(a.backend_name), o);
   for (auto n : o.sizes)

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -61,6 +63,9 @@ int main(int argc, char** argv) {
 #if PARPRIM_APP_RAYTRACE
   parprim::cli::add_raytrace_command(app, exit_code);
 #endif
+  // Past a file-size limit (ulimit -f) a write then fails with EFBIG, reported like any write
+  // error, instead of the signal killing the process half-way through a file.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -74,6 +79,12 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "parprim: error: " << e.what() << "\n";
+    return 1;
+  }
+  // The tables and summaries are output too: a full device or closed pipe is an error.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "parprim: error: writing to standard output failed\n";
     return 1;
   }
   return exit_code;

@@ -6,6 +6,7 @@
 #include <csetjmp>
 #include <cstdio>
 
+#include "common/output_file.hpp"
 #include "parprim/error.hpp"
 
 namespace parprim::apps {
@@ -34,21 +35,16 @@ void write_rgb_png(const std::string& path, const std::vector<std::uint8_t>& rgb
     throw error(errc::invalid_argument, who + ": write_png: " + std::to_string(rgb.size()) +
                                             " bytes do not make a " + std::to_string(width) + "x" +
                                             std::to_string(height) + " RGB image");
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw error(errc::io_error, who + ": cannot write '" + path + "': cannot open the file");
+  output_file out(path, who);
   // Silent handlers: the one error line is ours.
   png_structp png = png_create_write_struct(
       PNG_LIBPNG_VER_STRING, nullptr, [](png_structp p, png_const_charp) { png_longjmp(p, 1); },
       [](png_structp, png_const_charp) {});
   png_infop info = png ? png_create_info_struct(png) : nullptr;
-  bool ok = png && info && write_rows(png, info, f, rgb, width, height);
+  const bool ok = png && info && write_rows(png, info, out.stream(), rgb, width, height);
   png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw error(errc::io_error, who + ": cannot write '" + path + "': libpng or file system error");
-  }
+  if (!ok) throw error(errc::io_error, who + ": cannot write '" + path + "': libpng failed");
+  out.commit();  // checks every write; the temporary is removed on any failure
 }
 
 }  // namespace parprim::apps

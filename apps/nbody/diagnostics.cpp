@@ -3,7 +3,6 @@
 
 #include <cmath>
 
-#include "parprim/error.hpp"
 
 namespace parprim::nbody {
 
@@ -34,28 +33,16 @@ template diagnostics measure<double>(const body_set<double>&, const std::vector<
 template diagnostics measure<float>(body_system<float>&);
 template diagnostics measure<double>(body_system<double>&);
 
-diagnostics_log::diagnostics_log(const std::string& path) : path_(path) {
-  f_ = std::fopen(path.c_str(), "w");
-  if (!f_) throw error(errc::io_error, "parprim nbody: cannot write --diag file " + path);
-  std::fprintf(f_, "step,time,kinetic,potential,total,rel_energy_drift,px,py,pz,lx,ly,lz\n");
-}
-
-diagnostics_log::~diagnostics_log() {
-  if (f_) std::fclose(f_);
+diagnostics_log::diagnostics_log(const std::string& path) : file_(path, "parprim nbody: --diag") {
+  std::fprintf(file_.stream(), "step,time,kinetic,potential,total,rel_energy_drift,px,py,pz,lx,ly,lz\n");
 }
 
 void diagnostics_log::add(std::int64_t step, double time, const diagnostics& d, double drift) {
-  std::fprintf(f_, "%lld,%.10g,%.17g,%.17g,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n",
+  std::fprintf(file_.stream(), "%lld,%.10g,%.17g,%.17g,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n",
                static_cast<long long>(step), time, d.kinetic, d.potential, d.total, drift, d.px,
                d.py, d.pz, d.lx, d.ly, d.lz);
 }
 
-void diagnostics_log::close() {
-  if (!f_) return;
-  const bool failed = std::ferror(f_) != 0;
-  const bool closed = std::fclose(f_) == 0;
-  f_ = nullptr;
-  if (failed || !closed) throw error(errc::io_error, "parprim nbody: error while writing " + path_);
-}
+void diagnostics_log::close() { file_.commit(); }
 
 }  // namespace parprim::nbody

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "body_system.hpp"
+#include "common/output_file.hpp"
 
 namespace parprim::nbody {
 
@@ -32,19 +33,17 @@ inline double relative_drift(const diagnostics& now, const diagnostics& start) {
   return start.total != 0 ? (now.total - start.total) / std::abs(start.total) : 0.0;
 }
 
-// The diagnostics CSV: step,time,kinetic,potential,total,rel_energy_drift,px,py,pz,lx,ly,lz
+// The diagnostics CSV: step,time,kinetic,potential,total,rel_energy_drift,px,py,pz,lx,ly,lz.
+// Written through an output_file: the file appears (or is replaced) only by close() at the
+// end of a run that succeeded.
 class diagnostics_log {
  public:
   explicit diagnostics_log(const std::string& path);  // throws parprim::error if unwritable
-  ~diagnostics_log();
-  diagnostics_log(const diagnostics_log&) = delete;
-  diagnostics_log& operator=(const diagnostics_log&) = delete;
   void add(std::int64_t step, double time, const diagnostics& d, double drift);
-  void close();  // flushes; throws on a write error
+  void close();  // throws on a write error
 
  private:
-  std::string path_;
-  std::FILE* f_ = nullptr;
+  apps::output_file file_;
 };
 
 }  // namespace parprim::nbody

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/output_file.hpp"
 #include "parprim/error.hpp"
 
 namespace parprim::nbody {
@@ -162,9 +163,16 @@ body_set<double> colliding_plummers(std::int64_t n, std::uint64_t seed) {
   return b;
 }
 
-body_set<double> read_bodies_csv(const std::string& path) {
+body_set<double> read_bodies_csv(const std::string& path, std::int64_t limit,
+                                 const std::function<void(std::int64_t)>& progress) {
   std::ifstream f(path);
   if (!f) throw error(errc::io_error, "parprim nbody: cannot read body file " + path);
+  return parse_bodies_csv(f, path, limit, progress);
+}
+
+body_set<double> parse_bodies_csv(std::istream& f, const std::string& path, std::int64_t limit,
+                                  const std::function<void(std::int64_t)>& progress) {
+  constexpr std::int64_t progress_every = std::int64_t(1) << 20;
   body_set<double> b;
   std::string line;
   std::int64_t number = 0;
@@ -199,9 +207,12 @@ body_set<double> read_bodies_csv(const std::string& path) {
     for (int k = 0; k < 7; ++k)
       if (!std::isfinite(v[k])) bad_line(path, number, "value " + std::to_string(k + 1) + " is not finite");
     if (v[0] < 0) bad_line(path, number, "mass " + trim(text.substr(0, text.find(','))) + " is negative");
+    if (b.size() >= limit)
+      bad_line(path, number, "more than " + std::to_string(limit) + " bodies (the limit of a run)");
     b.mass.push_back(v[0]);
     b.x.push_back(v[1]), b.y.push_back(v[2]), b.z.push_back(v[3]);
     b.vx.push_back(v[4]), b.vy.push_back(v[5]), b.vz.push_back(v[6]);
+    if (progress && b.size() % progress_every == 0) progress(b.size());
   }
   if (f.bad()) throw error(errc::io_error, "parprim nbody: error while reading body file " + path);
   if (b.size() == 0) throw error(errc::invalid_argument, "parprim nbody: " + path + ": no bodies in the file");
@@ -210,8 +221,8 @@ body_set<double> read_bodies_csv(const std::string& path) {
 
 template <class T>
 void write_bodies_csv(const std::string& path, const body_set<T>& b) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw error(errc::io_error, "parprim nbody: cannot write " + path);
+  apps::output_file out(path, "parprim nbody: snapshot");
+  std::FILE* f = out.stream();
   // Enough digits to read back the same value: 9 for float, 17 for double.
   const int digits = sizeof(T) == 4 ? 9 : 17;
   std::fprintf(f, "mass,x,y,z,vx,vy,vz\n");
@@ -219,8 +230,7 @@ void write_bodies_csv(const std::string& path, const body_set<T>& b) {
     std::fprintf(f, "%.*g,%.*g,%.*g,%.*g,%.*g,%.*g,%.*g\n", digits, double(b.mass[i]), digits,
                  double(b.x[i]), digits, double(b.y[i]), digits, double(b.z[i]), digits,
                  double(b.vx[i]), digits, double(b.vy[i]), digits, double(b.vz[i]));
-  const bool failed = std::ferror(f) != 0;
-  if (std::fclose(f) != 0 || failed) throw error(errc::io_error, "parprim nbody: error while writing " + path);
+  out.commit();  // every write checked; an old snapshot stays whole when this one fails
 }
 
 template void write_bodies_csv<float>(const std::string&, const body_set<float>&);

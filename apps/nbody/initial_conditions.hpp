@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <istream>
 #include <string>
 
 #include "body_system.hpp"
@@ -24,10 +26,21 @@ body_set<double> uniform_cube(std::int64_t n, std::uint64_t seed);
 // parameter of 1 along y, approaching each other at the parabolic speed.
 body_set<double> colliding_plummers(std::int64_t n, std::uint64_t seed);
 
+// The most bodies a run takes, from --n or from a body file (the all-pairs step costs n^2:
+// 2^30 bodies are already 10^18 interactions per step).
+inline constexpr std::int64_t max_bodies = std::int64_t(1) << 30;
+
 // Reads a body file. Throws parprim::error naming the file and line for anything malformed:
 // a wrong number of fields, a field that is not a number, a negative or non-finite mass, a
-// non-finite coordinate, or a file without bodies.
-body_set<double> read_bodies_csv(const std::string& path);
+// non-finite coordinate, more than `limit` bodies, or a file without bodies. `progress`, when
+// given, is called with the count read so far every 2^20 bodies (large files take a while).
+body_set<double> read_bodies_csv(const std::string& path, std::int64_t limit = max_bodies,
+                                 const std::function<void(std::int64_t)>& progress = {});
+
+// The same from a stream; `name` stands for the file in messages.
+body_set<double> parse_bodies_csv(std::istream& in, const std::string& name,
+                                  std::int64_t limit = max_bodies,
+                                  const std::function<void(std::int64_t)>& progress = {});
 
 // Writes bodies in the same format (with the header line), exactly enough to read back.
 template <class T>

@@ -1,12 +1,12 @@
 // `parprim nbody`: simulate, --compare the backends, or run the --ladder.
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "common/output_file.hpp"
 #include "ladder.hpp"
 #include "parprim/context.hpp"
 #include "parprim/error.hpp"
@@ -49,11 +49,12 @@ context make_context(const std::string& name) {
 }
 
 void write_json(const std::string& path, const nlohmann::json& doc) {
-  if (path.empty()) return;
-  std::ofstream f(path);
-  if (!f) throw error(errc::io_error, "parprim nbody: cannot write --json file " + path);
-  f << doc.dump(2) << "\n";
-  if (!f) throw error(errc::io_error, "parprim nbody: error while writing --json file " + path);
+  if (!path.empty()) apps::write_file(path, doc.dump(2) + "\n", "parprim nbody: --json");
+}
+
+// After the options are validated, before anything runs: the outputs can be written.
+void check_json_path(const std::string& path) {
+  if (!path.empty()) apps::check_output_path(path, "parprim nbody: --json");
 }
 
 nlohmann::json ladder_json(const nbody::ladder_report& rep) {
@@ -81,10 +82,6 @@ void run(nbody_args& a) {
   o.double_precision = a.precision == "double";
   if (!o.file.empty() && !a.init_option->count()) o.init = "file";  // --file alone means --init file
   o.n_given = a.n_option->count() > 0;
-  if (!a.json_path.empty()) {  // fail now rather than after a long run
-    std::ofstream probe(a.json_path);
-    if (!probe) throw error(errc::io_error, "parprim nbody: cannot write --json file " + a.json_path);
-  }
   nlohmann::json doc = {{"command", invoked_command()}};
   if (a.ladder && o.method != "all-pairs") bad("--ladder times the all-pairs kernels (leave out --method)");
   if (a.accuracy) {
@@ -109,6 +106,7 @@ void run(nbody_args& a) {
     if (a.ladder_cpu >= 0) lo.cpu_n = a.ladder_cpu;
     if (lo.n <= 0) bad("--n=" + std::to_string(lo.n) + " must be at least 1");
     if (!(lo.eps > 0)) bad("--ladder needs --eps > 0 (the steps from if_elimination on rely on softening)");
+    check_json_path(a.json_path);
     context ctx = make_context(a.backend_name);
     auto rep = nbody::run_ladder(ctx, lo);
     nbody::print_ladder(rep, std::cout);
@@ -117,6 +115,7 @@ void run(nbody_args& a) {
     if (!a.n_option->count()) o.n = 4096;
     if (!a.steps_option->count()) o.steps = 10;
     nbody::validate(o);
+    check_json_path(a.json_path);
     context gpu = cuda_or_fail("--compare");
     doc["compare"] = nbody::run_compare(context::cpu(), gpu, o, std::cout);
   } else if (a.gpus > 0 || a.gpus_from_env) {
@@ -127,6 +126,8 @@ void run(nbody_args& a) {
         a.gpus_from_env ? device_group::cuda_process_from_env() : device_group::cuda(devices), o, std::cout);
   } else {
     nbody::validate(o);
+    nbody::check_outputs(o);
+    check_json_path(a.json_path);
     context ctx = make_context(a.backend_name);
     doc["run"] = nbody::run_simulation(ctx, o, std::cout);
   }

@@ -52,10 +52,11 @@ double speed_of(const body_set<T>& b, std::size_t i) {
   return std::sqrt(double(b.vx[i]) * b.vx[i] + double(b.vy[i]) * b.vy[i] + double(b.vz[i]) * b.vz[i]);
 }
 
-// Slow (0) to fast (1): deep blue, white, orange.
+// Slow (0) to fast (1): deep blue, white, orange. t comes from user data (a body file may hold
+// speeds whose square overflows): NaN counts as slow and the table index stays in range.
 void palette(double t, double rgb[3]) {
   static const double stops[3][3] = {{0.25, 0.45, 1.00}, {1.00, 0.95, 0.90}, {1.00, 0.50, 0.10}};
-  t = std::clamp(t, 0.0, 1.0) * 2;
+  t = (t >= 0 ? std::min(t, 1.0) : 0.0) * 2;
   const int k = std::min(1, int(t));
   const double f = t - k;
   for (int c = 0; c < 3; ++c) rgb[c] = stops[k][c] * (1 - f) + stops[k + 1][c] * f;
@@ -75,13 +76,19 @@ camera frame_camera(const body_set<T>& b, int size) {
   // Half width: the 90th percentile of the distance from the centre (in the max norm), with
   // a margin: the bulk fills the frame while the long tails of a Plummer sphere fall outside.
   std::vector<double> d(b.mass.size());
-  for (std::size_t i = 0; i < d.size(); ++i)
-    d[i] = std::max(std::abs(b.x[i] - cam.cx), std::abs(b.y[i] - cam.cy));
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const double di = std::max(std::abs(b.x[i] - cam.cx), std::abs(b.y[i] - cam.cy));
+    d[i] = std::isnan(di) ? HUGE_VAL : di;  // NaN would break nth_element's ordering
+  }
   if (!d.empty()) {
     auto k = d.begin() + std::ptrdiff_t(0.90 * double(d.size() - 1));
     std::nth_element(d.begin(), k, d.end());
     cam.half_width = *k > 0 ? 1.3 * *k : 1.0;
   }
+  // Bodies far out or fast enough to overflow the sums here get a camera that still works
+  // (they fall outside it or show as the fastest colour) instead of infinite or NaN scales.
+  if (!std::isfinite(cam.cx) || !std::isfinite(cam.cy)) cam.cx = cam.cy = 0;
+  if (!std::isfinite(cam.half_width)) cam.half_width = 1;
   // Density scale: the mean mass per covered pixel of this first frame.
   std::vector<double> grid(std::size_t(size) * size, 0.0), unused(grid.size(), 0.0);
   for (std::size_t i = 0; i < b.mass.size(); ++i) splat(cam, size, b.x[i], b.y[i], b.mass[i], 0.0, grid, unused);
@@ -93,6 +100,8 @@ camera frame_camera(const body_set<T>& b, int size) {
   cam.density_ref = covered ? sum / double(covered) : 1.0;
   const double rms = m > 0 ? std::sqrt(v2 / m) : 0.0;
   cam.speed_ref = rms > 0 ? 1.6 * rms : 1.0;
+  if (!std::isfinite(cam.density_ref) || !(cam.density_ref > 0)) cam.density_ref = 1;
+  if (!std::isfinite(cam.speed_ref)) cam.speed_ref = 1;
   return cam;
 }
 
@@ -113,6 +122,7 @@ std::vector<std::uint8_t> render_frame(const body_set<T>& b, const camera& cam, 
   for (std::size_t p = 0; p < pixels; ++p) {
     if (!(mass[p] > 1e-6 * cam.density_ref)) continue;
     const double bright = std::min(1.0, std::log1p(mass[p] / cam.density_ref) / top);
+    if (!(bright >= 0)) continue;  // NaN from an overflowed pixel: leave it dark
     double c[3];
     palette(speed[p] / mass[p] / cam.speed_ref, c);
     for (int k = 0; k < 3; ++k)

@@ -2,6 +2,7 @@
 #include "simulate.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 
 #include "barnes_hut_accuracy.hpp"
 #include "body_system.hpp"
+#include "common/output_file.hpp"
 #include "diagnostics.hpp"
 #include "initial_conditions.hpp"
 #include "parprim/error.hpp"
@@ -24,6 +26,9 @@ namespace {
 }
 
 double interactions_per_step(std::int64_t n) { return double(n) * double(n); }
+
+// From here on a single all-pairs pass takes seconds even on a GPU (2^40 interactions).
+constexpr std::int64_t large_system = std::int64_t(1) << 20;
 
 std::string num(double v) {
   char buf[32];
@@ -43,7 +48,13 @@ body_set<double> initial_bodies(const run_options& o) {
   if (o.init == "plummer") return plummer(o.n, o.seed);
   if (o.init == "cube") return uniform_cube(o.n, o.seed);
   if (o.init == "collision") return colliding_plummers(o.n, o.seed);
-  return read_bodies_csv(o.file);
+  // A large file takes a while: say how far the reading got (on a terminal, like the bar).
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  auto b = read_bodies_csv(o.file, max_bodies, [&](std::int64_t n) {
+    if (terminal) std::fprintf(stderr, "\rreading %s: %lld bodies", o.file.c_str(), static_cast<long long>(n));
+  });
+  if (terminal && b.size() >= (std::int64_t(1) << 20)) std::fprintf(stderr, "\n");
+  return b;
 }
 
 // The output directory exists (made if missing) and is a directory.
@@ -83,6 +94,10 @@ nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& 
       << ", seed " << o.seed << "), " << (sizeof(T) == 4 ? "float" : "double") << " on " << ctx.name()
       << ", " << o.steps << " steps of dt = " << num(o.dt) << ", eps = " << num(o.eps)
       << (sys->equal_masses() ? ", equal masses" : "") << ", " << method_text(o) << "\n";
+  // The first energy alone is n^2 pair interactions: on a large system say so before it starts.
+  if (n >= large_system)
+    out << "computing the initial energy: " << num(interactions_per_step(n)) << " pair interactions\n";
+  out << std::flush;
 
   std::unique_ptr<diagnostics_log> log;
   if (!o.diag_path.empty()) log = std::make_unique<diagnostics_log>(o.diag_path);
@@ -231,9 +246,15 @@ nlohmann::json accuracy(const context& ctx, const run_options& o, std::ostream& 
 
 }  // namespace
 
+void check_outputs(const run_options& o) {
+  if (!o.diag_path.empty()) apps::check_output_path(o.diag_path, "parprim nbody: --diag");
+  if (!o.snapshot_dir.empty()) ensure_dir(o.snapshot_dir, "--snapshots");
+  if (!o.frame_dir.empty()) ensure_dir(o.frame_dir, "--frames");
+}
+
 void validate(const run_options& o) {
   if ((o.init != "file" || o.n_given) && o.n <= 0) bad("--n=" + std::to_string(o.n) + " must be at least 1");
-  if (o.init != "file" && o.n > (std::int64_t(1) << 30)) bad("--n=" + std::to_string(o.n) + " is more than 2^30 bodies");
+  if (o.n > max_bodies) bad("--n=" + std::to_string(o.n) + " is more than 2^30 bodies");
   if (o.init == "collision" && o.n < 2) bad("--init collision needs --n of at least 2");
   if (o.steps < 0) bad("--steps=" + std::to_string(o.steps) + " is negative");
   if (!(o.dt > 0) || !std::isfinite(o.dt)) bad("--dt=" + num(o.dt) + " must be a positive time step");

@@ -36,6 +36,10 @@ struct run_options {
 // Checks the options (one parprim::error naming the option for the first bad one).
 void validate(const run_options& o);
 
+// After validate(): the --diag file can be written and the --snapshots and --frames
+// directories exist (made when missing). Nothing existing is modified.
+void check_outputs(const run_options& o);
+
 // Runs the simulation on ctx, prints a summary to out; returns the summary as JSON.
 nlohmann::json run_simulation(const context& ctx, const run_options& o, std::ostream& out);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "apps/cli/commands.hpp"
+#include "common/output_file.hpp"
 #include "parprim/context.hpp"
 #include "parprim/error.hpp"
 #include "render.hpp"
@@ -28,6 +29,7 @@ struct raytrace_options {
 
 int run_raytrace(const raytrace_options& o) {
   using namespace parprim::raytrace;
+  apps::check_output_path(o.out, "parprim raytrace: --out");  // before the frames are timed
   context ctx = o.backend == "cpu"    ? context::cpu()
                 : o.backend == "cuda" ? context::cuda(0)
                                       : context::best_available();

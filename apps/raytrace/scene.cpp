@@ -63,6 +63,10 @@ scene random_scene(int count, std::uint64_t seed) {
 scene load_scene(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw error(errc::io_error, "parprim::raytrace: cannot open scene file '" + path + "'");
+  return parse_scene(in, path);
+}
+
+scene parse_scene(std::istream& in, const std::string& path) {
   scene s;
   std::string text;
   int line = 0;
@@ -91,7 +95,13 @@ scene load_scene(const std::string& path) {
       if (!(v[3] > 0.0f)) bad_line(path, line, "sphere radius must be positive");
       for (int c = 4; c < 7; ++c)
         if (v[c] < 0.0f || v[c] > 1.0f) bad_line(path, line, "colours must lie in [0, 1]");
-      s.spheres.push_back(make_sphere(v[0], v[1], v[2], v[3], v[4], v[5], v[6]));
+      if (s.spheres.size() >= std::size_t(max_scene_spheres))
+        bad_line(path, line, "more than " + std::to_string(max_scene_spheres) + " spheres");
+      const sphere sp = make_sphere(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+      // The intersection test squares distances in float: beyond ~1e19 they overflow.
+      if (!std::isfinite(sp.c2_minus_r2))
+        bad_line(path, line, "sphere is too far or too large (its squared distance overflows a float)");
+      s.spheres.push_back(sp);
     } else if (keyword == "light") {
       if (v.size() != 3)
         bad_line(path, line, "'light' needs 3 numbers (x y z), got " + std::to_string(v.size()));

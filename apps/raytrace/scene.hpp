@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,15 @@ sphere make_sphere(float x, float y, float z, float radius, float red, float gre
 // every platform (the generator is our own, not <random>'s distributions).
 scene random_scene(int count, std::uint64_t seed);
 
+// The most spheres a scene holds (as `parprim raytrace --spheres` allows).
+inline constexpr int max_scene_spheres = 1 << 22;
+
 // Throws parprim::error: io_error when the file cannot be read, invalid_argument naming
-// "path:line" for a malformed line.
+// "path:line" for a malformed line (also: more than max_scene_spheres spheres, or a sphere so
+// far or large that its squared distance overflows a float).
 scene load_scene(const std::string& path);
+
+// The same from a stream; `name` stands for the file in messages.
+scene parse_scene(std::istream& in, const std::string& name);
 
 }  // namespace parprim::raytrace

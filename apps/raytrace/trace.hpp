@@ -31,7 +31,9 @@ inline constexpr float attenuation = 0.001f;        // light falls off as 1 / (1
 inline constexpr float ambient = 0.08f;
 
 PARPRIM_RT_HD std::uint8_t to_byte(float v) {
-  v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+  // NaN (shading of a degenerate sphere from a scene file) becomes 0: a float-to-integer
+  // conversion of NaN is undefined.
+  v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
   return std::uint8_t(v * 255.0f + 0.5f);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -22,6 +23,11 @@ class buffer {
     if (n < 0)
       throw error(errc::invalid_argument,
                   "parprim::buffer [" + ctx.name() + "]: n=" + std::to_string(n) + " is negative");
+    // n * sizeof(T) must not wrap: 2^62 floats would otherwise become a 0-byte buffer.
+    if (n > max_bytes / static_cast<std::int64_t>(sizeof(T)))
+      throw error(errc::out_of_memory, "parprim::buffer [" + ctx.name() + "]: n=" + std::to_string(n) +
+                                           " elements of " + std::to_string(sizeof(T)) +
+                                           " bytes is more than any memory holds");
     if (n > 0) ptr_ = static_cast<T*>(ctx.allocate(bytes()));
   }
   static buffer from_host(const context& ctx, const T* src, std::int64_t n) {
@@ -85,6 +91,8 @@ class buffer {
                                               ctx_.name() + "]: n=" + std::to_string(n) +
                                               " but size()=" + std::to_string(count_));
   }
+
+  static constexpr std::int64_t max_bytes = std::int64_t(1) << 62;
 
   context ctx_ = context::cpu();
   T* ptr_ = nullptr;

@@ -21,7 +21,7 @@ struct context_state;
 
 class context {
  public:
-  // OpenMP on the host; threads = 0 means the OpenMP default.
+  // OpenMP on the host; threads = 0 means the OpenMP default; at most 1024 threads.
   static context cpu(int threads = 0);
   // A CUDA device and stream (a cudaStream_t passed as void*; nullptr: a new stream that the
   // context owns). Throws errc::backend_unavailable without a device or without a CUDA build.

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "core/context_state.hpp"
+#include "core/validate.hpp"
 #include "parprim/device_info.hpp"
 #include "parprim/error.hpp"
 
@@ -39,8 +40,16 @@ context_state::~context_state() {
 #endif
 }
 
+const char*& current_call() noexcept {
+  thread_local const char* name = nullptr;
+  return name;
+}
+
 std::size_t allocation_size_class(std::size_t bytes) {
   if (bytes <= 256) return 256;
+  // Above max_allocation_bytes the rounding below would wrap around 2^64 (to a tiny class):
+  // such requests keep their size and fail in the allocator.
+  if (bytes > max_allocation_bytes) return bytes;
   // Four classes per power of two: round up to a multiple of 2^(floor(log2(bytes)) - 2),
   // and never finer than 256 bytes so every block stays 256-byte aligned and sized.
   int log2 = 63 - __builtin_clzll(static_cast<unsigned long long>(bytes));
@@ -54,6 +63,9 @@ context context::cpu(int threads) {
   if (threads < 0)
     throw error(errc::invalid_argument,
                 "parprim::context::cpu [cpu]: threads=" + std::to_string(threads) + " is negative");
+  if (threads > detail::max_cpu_threads)
+    throw error(errc::invalid_argument, "parprim::context::cpu [cpu]: threads=" + std::to_string(threads) +
+                                            " is above the limit of " + std::to_string(detail::max_cpu_threads));
   auto s = std::make_shared<detail::context_state>();
   s->kind = backend::cpu;
   s->threads = threads > 0 ? threads : omp_get_max_threads();
@@ -125,6 +137,11 @@ void context::synchronize() const {
 }
 
 void* context::allocate(std::size_t bytes) const {
+  // Inside a primitive the error names the primitive: its temporaries did not fit.
+  const char* who = detail::current_call() ? detail::current_call() : "allocate";
+  if (bytes > detail::max_allocation_bytes)
+    throw error(errc::out_of_memory, std::string("parprim::") + who + " [" + state_->name + "]: " +
+                                         std::to_string(bytes) + " bytes is more than any memory holds");
   std::size_t cls = detail::allocation_size_class(bytes);
   {
     std::lock_guard<std::mutex> lock(state_->alloc_mutex);
@@ -138,16 +155,16 @@ void* context::allocate(std::size_t bytes) const {
   if (state_->kind == backend::cpu) {
     void* p = std::aligned_alloc(256, cls);  // cls is a multiple of 256
     if (!p)
-      throw error(errc::out_of_memory, "parprim::allocate [cpu]: " + std::to_string(bytes) +
-                                           " bytes could not be allocated");
+      throw error(errc::out_of_memory, std::string("parprim::") + who + " [cpu]: " +
+                                           std::to_string(bytes) + " bytes could not be allocated");
     return p;
   }
 #if PARPRIM_HAVE_CUDA
   try {
-    return cuda_rt::device_malloc(*state_, cls, "allocate");
+    return cuda_rt::device_malloc(*state_, cls, who);
   } catch (const error&) {
     release_cached_memory();  // the cache may hold what we need: give it back and retry once
-    return cuda_rt::device_malloc(*state_, cls, "allocate");
+    return cuda_rt::device_malloc(*state_, cls, who);
   }
 #else
   throw error(errc::backend_unavailable, "parprim::allocate: no CUDA backend");

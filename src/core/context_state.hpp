@@ -31,7 +31,17 @@ struct context_state {
   ~context_state();
 };
 
-// Size classes with four steps per power of two: at most 25% of a block is slack.
+// No request above 2^62 bytes can be met by any machine; refusing it up front keeps every
+// size computation below (rounding to a class, 256-byte alignment) free of wrap-around.
+inline constexpr std::size_t max_allocation_bytes = std::size_t(1) << 62;
+
+// Size classes with four steps per power of two: at most 25% of a block is slack. Requests
+// above max_allocation_bytes are returned unrounded.
 std::size_t allocation_size_class(std::size_t bytes);
+
+// context::cpu(threads) refuses more threads than this: far more than any host has cores, and
+// far below where the OpenMP runtime fails (40000 threads make libgomp exit the process,
+// 100000 overflow the stack inside GOMP_parallel).
+inline constexpr int max_cpu_threads = 1024;
 
 }  // namespace parprim::detail

@@ -42,6 +42,12 @@ void histogram(const context& ctx, span<const T> samples, span<std::uint64_t> bi
     if (!std::isfinite(lower) || !std::isfinite(upper) || !std::isfinite(upper - lower))
       c.fail("lower=" + show(lower) + " and upper=" + show(upper) +
              " must be finite with a finite difference");
+    // The bin of a sample is (s - lower) * scale (histogram_bins.hpp): an infinite scale would
+    // put every sample in the last bin.
+    const T scale = static_cast<T>(num_bins) / (upper - lower);
+    if (!std::isfinite(scale))
+      c.fail("num_bins=" + std::to_string(num_bins) + " / (upper - lower)=" + show(T(upper - lower)) +
+             " is not finite in " + type_name<T>() + ": the range is too narrow for that many bins");
   }
   c.no_overlap(samples, "samples", bins_out.as_const(), "bins_out", false);
   if (samples.size() == 0) {

@@ -3,6 +3,7 @@
 #include "parprim/partition.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/partition_functors.hpp"
@@ -125,6 +126,14 @@ void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
     if (!std::isfinite(f.lower) || !std::isfinite(f.upper) || !(f.lower < f.upper))
       c.fail("even_range needs finite lower < upper, got lower=" + std::to_string(f.lower) +
              " upper=" + std::to_string(f.upper));
+    // The bucket is (x - lower) * (buckets / (upper - lower)) (partition_functors.hpp): an
+    // infinite scale would put every element in the last bucket.
+    if (!std::isfinite(double(f.count) / (f.upper - f.lower))) {
+      char width[32];
+      std::snprintf(width, sizeof width, "%.17g", f.upper - f.lower);
+      c.fail("even_range buckets=" + std::to_string(f.count) + " / (upper - lower)=" + width +
+             " is not finite: the range is too narrow");
+    }
   }
   const std::int64_t buckets = f.buckets();
   if (bucket_offsets.size() != 0) {

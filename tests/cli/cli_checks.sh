@@ -67,4 +67,44 @@ if ! "$cli" info | grep -q "device 0:"; then
 fi
 rejects "unwritable json" "cannot write" "$cli" bench reduce --backend cpu --sizes 1024 --reps 1 --json /nonexistent/dir/x.json
 
+# Outputs: checked before any work, never left half-written, never replacing what is not a
+# regular file; a failed write is an error.
+echo "precious" >"$tmp/keep.json"
+rejects "nbody bad option keeps --json" "--dt=-1" "$cli" nbody --n 64 --dt -1 --json "$tmp/keep.json"
+[ "$(cat "$tmp/keep.json")" = "precious" ] || { echo "FAIL: a rejected nbody run emptied its --json file"; fail=1; }
+echo "precious" >"$tmp/keep.csv"
+rejects "nbody bad body file keeps --diag" "cannot read body file" "$cli" nbody --init file \
+  --file "$tmp/missing.csv" --steps 2 --diag "$tmp/keep.csv"
+[ "$(cat "$tmp/keep.csv")" = "precious" ] || { echo "FAIL: a failed nbody run replaced its --diag file"; fail=1; }
+echo "not a directory" >"$tmp/plain"
+rejects "nbody --frames a file keeps --diag" "is not a directory" "$cli" nbody --n 64 --steps 2 --backend cpu \
+  --diag "$tmp/keep.csv" --frames "$tmp/plain"
+[ "$(cat "$tmp/keep.csv")" = "precious" ] || { echo "FAIL: a rejected nbody run replaced its --diag file"; fail=1; }
+mkfifo "$tmp/pipe.png"
+rejects "raytrace --out a FIFO" "not a regular file" "$cli" raytrace --backend cpu --width 16 --height 16 \
+  --frames 1 --out "$tmp/pipe.png"
+[ -p "$tmp/pipe.png" ] || { echo "FAIL: raytrace replaced a FIFO named by --out"; fail=1; }
+rejects "bench --csv a directory" "not a regular file" "$cli" bench reduce --backend cpu --sizes 1024 --reps 1 --csv "$tmp"
+grep -q "copy bandwidth" "$tmp/out" && { echo "FAIL: bench ran before finding its --csv path bad"; fail=1; }
+# (A 1 KiB limit: LLVM's OpenMP runtime writes a small registration file at start-up, and four
+# sizes make a JSON file of several KiB. Through a pipe: the limit would also stop the
+# redirection of the messages to a file.)
+( ulimit -f 1; exec "$cli" bench reduce --backend cpu --sizes 1000,2000,3000,4000 --reps 1 --json "$tmp/keep.json" ) \
+  2>&1 | cat >"$tmp/err"
+rc=${PIPESTATUS[0]}
+if [ $rc -eq 0 ] || [ $rc -ge 128 ] || ! grep -q "writing failed" "$tmp/err"; then
+  echo "FAIL: a --json write past the file-size limit was not an error (rc=$rc)"; cat "$tmp/err"; fail=1
+fi
+[ "$(cat "$tmp/keep.json")" = "precious" ] || { echo "FAIL: a failed --json write damaged the old file"; fail=1; }
+if "$cli" bench reduce --backend cpu --sizes 1024 --reps 1 >/dev/full 2>"$tmp/err"; then
+  echo "FAIL: bench exited 0 although its output could not be written (/dev/full)"; fail=1
+fi
+grep -q "standard output" "$tmp/err" || { echo "FAIL: no message for the failed stdout write"; cat "$tmp/err"; fail=1; }
+rejects "--sizes overflow" "absurdly large" "$cli" bench reduce --backend cpu --sizes 4000000000^2
+# A body whose speed squared overflows: frames render (this crashed in the colour lookup).
+echo "1,0,0,0,1e200,0,0" >"$tmp/fast.csv"
+ok "nbody frame of an overflowing speed" "$cli" nbody --init file --file "$tmp/fast.csv" --precision double \
+  --steps 0 --backend cpu --frames "$tmp/frames"
+[ -s "$tmp/frames/frame_000000.png" ] || { echo "FAIL: no frame written"; fail=1; }
+
 exit $fail
