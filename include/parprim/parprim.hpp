@@ -18,6 +18,7 @@
 #include "parprim/scan.hpp"
 #include "parprim/search.hpp"
 #include "parprim/segmented.hpp"
+#include "parprim/segmented_sort.hpp"
 #include "parprim/sort.hpp"
 #include "parprim/span.hpp"
 #include "parprim/top_k.hpp"

@@ -1,0 +1,147 @@
+// Kernel bodies of the segmented sort (dispatch in segmented_sort.cu). U is the raw key word
+// (u32 or u64); values, when present, are words of the same width. Keys are compared by their
+// ordered image (core/sort_keys.hpp), with the position inside the segment as tie-break: that
+// makes every size class stable and gives radix_sort's key order.
+#pragma once
+
+#include <cstdint>
+
+#include "core/sort_keys.hpp"
+#include "cuda/tuning/segmented_sort_tuning.hpp"
+
+namespace parprim::cuda_kernels::segmented_sort {
+
+using tuning = cuda_tuning::segmented_sort_tuning;
+
+// Where the classifying kernel lists the segments it leaves to the block sort and to the
+// radix sort. counts[0]: medium segments, counts[1]: large ones.
+struct segment_lists {
+  std::int64_t* medium = nullptr;  // segment numbers
+  std::int64_t* large = nullptr;   // (begin, count) pairs
+  unsigned long long* counts = nullptr;
+};
+
+// One warp per segment. Segments of at most tuning::warp_segment keys are sorted here: each
+// key's final place is the number of keys before it in (image, position) order, found by
+// comparing against every key of the segment through shuffles. Larger segments are listed.
+template <class U>
+__global__ void __launch_bounds__(tuning::classify_threads)
+    warp_sort_kernel(U* keys, U* values, const std::int64_t* offsets, std::int64_t segments,
+                     detail::key_kind kind, bool descending, std::int64_t block_limit,
+                     segment_lists lists) {
+  constexpr int items = tuning::warp_items;
+  const std::int64_t segment =
+      (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = int(threadIdx.x % 32);
+  if (segment >= segments) return;  // uniform over the warp
+  const std::int64_t begin = offsets[segment];
+  const std::int64_t count = offsets[segment + 1] - begin;
+  if (count <= 1) return;
+  if (count > tuning::warp_segment) {
+    if (lane != 0) return;
+    if (count <= block_limit) {
+      lists.medium[atomicAdd(&lists.counts[0], 1ull)] = segment;
+    } else {
+      const unsigned long long at = atomicAdd(&lists.counts[1], 1ull);
+      lists.large[2 * at] = begin;
+      lists.large[2 * at + 1] = count;
+    }
+    return;
+  }
+  U raw[items], image[items], value[items];
+  int rank[items];
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const int pos = r * 32 + lane;
+    const bool mine = pos < count;
+    raw[r] = mine ? keys[begin + pos] : U(0);
+    value[r] = mine && values ? values[begin + pos] : U(0);
+    image[r] = detail::ordered_bits(raw[r], kind, descending);
+    rank[r] = 0;
+  }
+#pragma unroll
+  for (int r2 = 0; r2 < items; ++r2) {
+    for (int j = 0; j < 32; ++j) {
+      const U other = __shfl_sync(0xffffffffu, image[r2], j);
+      const int other_pos = r2 * 32 + j;
+      if (other_pos >= count) continue;  // uniform: the same j on every lane
+#pragma unroll
+      for (int r = 0; r < items; ++r) {
+        const int pos = r * 32 + lane;
+        rank[r] += (other < image[r] || (other == image[r] && other_pos < pos)) ? 1 : 0;
+      }
+    }
+  }
+  // Every lane has read its keys before the shuffles above, so writing in place is safe.
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    if (r * 32 + lane >= count) continue;
+    keys[begin + rank[r]] = raw[r];
+    if (values) values[begin + rank[r]] = value[r];
+  }
+}
+
+// Images and positions of one tile in shared memory, ordered by (image, position).
+template <class U>
+__device__ void bitonic_sort_tile(U* image, std::uint16_t* position, int size) {
+  for (int k = 2; k <= size; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int t = int(threadIdx.x); t < size / 2; t += blockDim.x) {
+        const int i = (t / j) * 2 * j + (t % j);
+        const int l = i + j;
+        const bool ascending = (i & k) == 0;
+        const bool greater = image[i] > image[l] ||
+                             (image[i] == image[l] && position[i] > position[l]);
+        if (greater == ascending) {
+          const U a = image[i];
+          image[i] = image[l];
+          image[l] = a;
+          const std::uint16_t p = position[i];
+          position[i] = position[l];
+          position[l] = p;
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// One block per listed segment (tuning::warp_segment < count <= tuning::block_tile): a
+// bitonic sort of (image, position) over the next power of two, padding with the largest
+// image at positions past the end (they sort last, after every real key of that image).
+template <class U>
+__global__ void __launch_bounds__(tuning::block_threads)
+    block_sort_kernel(U* keys, U* values, const std::int64_t* offsets,
+                      const std::int64_t* medium, detail::key_kind kind, bool descending) {
+  __shared__ U image[tuning::block_tile];
+  __shared__ std::uint16_t position[tuning::block_tile];
+  const std::int64_t segment = medium[blockIdx.x];
+  const std::int64_t begin = offsets[segment];
+  const int count = int(offsets[segment + 1] - begin);
+  int size = 1;
+  while (size < count) size <<= 1;
+  for (int i = int(threadIdx.x); i < size; i += blockDim.x) {
+    image[i] = i < count ? detail::ordered_bits(keys[begin + i], kind, descending) : ~U(0);
+    position[i] = std::uint16_t(i);
+  }
+  __syncthreads();
+  bitonic_sort_tile(image, position, size);
+  U moved[tuning::block_items];
+  if (values) {
+#pragma unroll
+    for (int r = 0; r < tuning::block_items; ++r) {
+      const int i = r * tuning::block_threads + int(threadIdx.x);
+      if (i < count) moved[r] = values[begin + position[i]];
+    }
+  }
+  __syncthreads();  // every value is read before any is overwritten
+#pragma unroll
+  for (int r = 0; r < tuning::block_items; ++r) {
+    const int i = r * tuning::block_threads + int(threadIdx.x);
+    if (i >= count) continue;
+    keys[begin + i] = detail::original_bits(image[i], kind, descending);
+    if (values) values[begin + i] = moved[r];
+  }
+}
+
+}  // namespace parprim::cuda_kernels::segmented_sort

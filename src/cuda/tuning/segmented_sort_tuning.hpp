@@ -1,0 +1,20 @@
+// Size classes and launch shapes of the segmented sort (segmented_sort.cuh). Plain constants.
+#pragma once
+
+namespace parprim::cuda_tuning {
+
+struct segmented_sort_tuning {
+  // A warp sorts segments of up to 32 * warp_items keys in registers (each key ranked against
+  // every other by shuffles: 64 compare steps for 64 keys, no shared memory, no barrier).
+  static constexpr int warp_items = 2;
+  static constexpr int warp_segment = 32 * warp_items;
+  static constexpr int classify_threads = 256;  // 8 warps, 8 segments per block
+  // A block sorts segments up to block_tile keys in shared memory (bitonic network over the
+  // next power of two). 4096 keys: 40 KiB of images and positions for 8-byte keys, within
+  // the 48 KiB of static shared memory.
+  static constexpr int block_threads = 512;
+  static constexpr int block_tile = 4096;
+  static constexpr int block_items = block_tile / block_threads;
+};
+
+}  // namespace parprim::cuda_tuning
