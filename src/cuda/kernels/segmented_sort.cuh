@@ -59,20 +59,26 @@ __global__ void __launch_bounds__(tuning::classify_threads)
     image[r] = detail::ordered_bits(raw[r], kind, descending);
     rank[r] = 0;
   }
+  // Rows of 32 keys that hold any key of the segment: the same on every lane, so the
+  // shuffles below never diverge, and a segment of <= 32 keys does one row's work.
+  const int rows = int((count + 31) / 32);
 #pragma unroll
   for (int r2 = 0; r2 < items; ++r2) {
+    if (r2 >= rows) break;
     for (int j = 0; j < 32; ++j) {
       const U other = __shfl_sync(0xffffffffu, image[r2], j);
       const int other_pos = r2 * 32 + j;
-      if (other_pos >= count) continue;  // uniform: the same j on every lane
+      if (other_pos >= count) break;  // uniform: the same j on every lane
 #pragma unroll
       for (int r = 0; r < items; ++r) {
+        if (r >= rows) break;
         const int pos = r * 32 + lane;
         rank[r] += (other < image[r] || (other == image[r] && other_pos < pos)) ? 1 : 0;
       }
     }
   }
-  // Every lane has read its keys before the shuffles above, so writing in place is safe.
+  // Every lane's loads are ordered before any lane's stores (the barrier orders memory).
+  __syncwarp();
 #pragma unroll
   for (int r = 0; r < items; ++r) {
     if (r * 32 + lane >= count) continue;
