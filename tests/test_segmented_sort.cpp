@@ -1,8 +1,8 @@
 // segmented_sort and segmented_sort_pairs against std::stable_sort of every segment
 // (reference/sort_ref.hpp's documented key order), over backend x key type x order x segment
 // layout: empty input, zero segments, empty segments (at both ends), one segment holding
-// everything, many tiny segments, a skewed mix, lengths around the warp (64) and block (4096)
-// size classes and the CPU's radix-sort class (65536), float specials; values carry their
+// everything, many tiny segments, a skewed mix, lengths around the warp (64), block (4096,
+// 16384) and radix-sort size classes (CUDA 16384, CPU 65536), float specials; values carry their
 // input position, so stability is checked exactly. Bad offsets and sizes throw.
 #include <algorithm>
 #include <limits>
@@ -58,8 +58,9 @@ std::vector<layout> layouts(std::int64_t n, std::uint64_t seed) {
   while (skewed.offsets.back() < n) add_run(skewed, 1 + std::int64_t(g() % 64), n);
   out.push_back(skewed);
   layout classes{"class_edges", {0}};
-  const std::int64_t edges[] = {1, 2, 32, 33, 63, 64, 65, 100, 4095, 4096, 4097, 65536, 65537, 9000};
-  for (int i = 0; classes.offsets.back() < n; ++i) add_run(classes, edges[i % 14], n);
+  const std::int64_t edges[] = {1,    2,     32,    33,    63,    64,    65,   100,
+                                4095, 4096,  4097,  16384, 16385, 65536, 65537, 9000};
+  for (int i = 0; classes.offsets.back() < n; ++i) add_run(classes, edges[i % 16], n);
   out.push_back(classes);
   if (n >= 10) out.push_back({"inner_range", {3, 3, 5, n - 4, n - 4}});
   return out;

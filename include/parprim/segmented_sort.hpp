@@ -17,17 +17,19 @@
 // keys carry 4-byte values, 8-byte keys 8-byte values).
 //
 // How: each segment is sorted by a worker sized to it, so no segment waits on another and none
-// serializes on one thread block. On CUDA, one kernel gives every segment of at most a warp's
-// 32 elements to a warp (rank by comparison in registers) and lists the others; segments up to
-// a block tile are sorted in shared memory by one block each (bitonic network on the key image
-// with the position as tie-break, which makes it stable); larger ones by the library's Onesweep
-// radix sort, one call per segment on the context's stream (at most n / tile of them). On the
-// CPU, one parallel loop over segments sorts each up to the tile with std::stable_sort on the
-// key images; larger ones by the parallel LSD radix sort.
+// serializes on one thread block. On CUDA, one kernel gives every segment of at most
+// 64 keys to a warp (rank by comparison in registers) and lists the others; segments up to
+// 4096 and up to 16384 keys are sorted in shared memory by one block each (bitonic network on
+// the key image with the position as tie-break, which makes it stable); larger ones by the
+// library's Onesweep radix sort, one call per segment on the context's stream (at most
+// n / 16384 of them, each a few launches: many segments just above 16384 keys cost that many
+// host-launched sorts). On the CPU, one parallel loop over segments sorts each of up to
+// 65536 keys with std::stable_sort on the key images; larger ones by the parallel LSD radix
+// sort.
 //
 // Temporary memory: small per-segment lists and what radix_sort takes for the large segments;
-// from `ws` when given. Stream-ordered on CUDA apart from the offsets check and one read of the
-// class counts.
+// from `ws` when given. On CUDA the call waits for the device twice (the offsets check, then
+// the class counts and the list of large segments); the sorting itself is stream-ordered.
 #pragma once
 
 #include <cstdint>

@@ -19,7 +19,7 @@ namespace {
 
 // The first offset that is negative, beyond n, or followed by a smaller one, else -1. Offsets
 // live on the context's backend; CUDA checks them with a kernel.
-std::int64_t first_bad_offset(const context& ctx, span<const std::int64_t> offsets,
+std::int64_t first_bad_offset([[maybe_unused]] const context& ctx, span<const std::int64_t> offsets,
                               std::int64_t n) {
   const std::int64_t segments = offsets.size() - 1;
 #if PARPRIM_HAVE_CUDA

@@ -1,7 +1,7 @@
 // CUDA dispatch of the segmented sort (kernel bodies in segmented_sort.cuh): one kernel sorts
-// the warp-sized segments and lists the others, one block per medium segment, and the
-// Onesweep radix sort for each large segment. Only the two class counts and the list of large
-// segments (at most n / block_tile of them) come back to the host.
+// the warp-sized segments and lists the others, one block per medium or big segment, and the
+// Onesweep radix sort for each large segment. Only the three class counts and the list of
+// large segments (at most n / big_tile of them) come back to the host.
 #include <algorithm>
 #include <vector>
 
@@ -16,6 +16,25 @@ namespace parprim::cuda_backend {
 
 namespace {
 
+// One block per listed segment of at most Tile keys, in dynamic shared memory whose limit is
+// raised to what the tile needs (above the default 48 KiB for the big tile).
+template <class U, int Threads, int Tile>
+void sort_listed_segments(const context& ctx, const detail::sort_request& r,
+                          const std::int64_t* offsets, const std::int64_t* listed,
+                          unsigned long long count) {
+  using namespace cuda_kernels::segmented_sort;
+  const char* who = "segmented_sort";
+  if (count == 0) return;
+  auto kernel = block_sort_kernel<U, Threads, Tile>;
+  const int shared_bytes = block_sort_shared_bytes<U>(Tile);
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          shared_bytes));
+  kernel<<<unsigned(count), Threads, shared_bytes, cuda_kernels::stream_of(ctx)>>>(
+      static_cast<U*>(r.keys), static_cast<U*>(r.values), offsets, listed, r.kind, r.descending);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
 // Sorts the warp-sized segments and the medium ones; returns the large ones for the caller.
 template <class U>
 std::vector<std::int64_t> sort_small_segments(const context& ctx, const detail::sort_request& r,
@@ -27,35 +46,37 @@ std::vector<std::int64_t> sort_small_segments(const context& ctx, const detail::
   cudaStream_t stream = stream_of(ctx);
   U* keys = static_cast<U*>(r.keys);
   U* values = static_cast<U*>(r.values);
-  // Bounds on the list lengths: a medium segment has more than warp_segment keys, a large
-  // one more than block_tile.
+  // Bounds on the list lengths: a medium segment has more than warp_segment keys, a big one
+  // more than block_tile, a large one more than big_tile.
   const std::int64_t max_medium = std::min(segments, r.n / (tuning::warp_segment + 1) + 1);
-  const std::int64_t max_large = std::min(segments, r.n / (tuning::block_tile + 1) + 1);
-  const std::size_t counts_bytes = detail::align_up(2 * sizeof(unsigned long long));
+  const std::int64_t max_big = std::min(segments, r.n / (tuning::block_tile + 1) + 1);
+  const std::int64_t max_large = std::min(segments, r.n / (tuning::big_tile + 1) + 1);
+  const std::size_t counts_bytes = detail::align_up(3 * sizeof(unsigned long long));
   const std::size_t medium_bytes = detail::align_up(std::size_t(max_medium) * sizeof(std::int64_t));
+  const std::size_t big_bytes = detail::align_up(std::size_t(max_big) * sizeof(std::int64_t));
   const std::size_t large_bytes = std::size_t(max_large) * 2 * sizeof(std::int64_t);
-  detail::temp_memory temp(ctx, ws, counts_bytes + medium_bytes + large_bytes);
+  detail::temp_memory temp(ctx, ws, counts_bytes + medium_bytes + big_bytes + large_bytes);
   auto* base = temp.as<unsigned char>();
   segment_lists lists;
   lists.counts = reinterpret_cast<unsigned long long*>(base);
   lists.medium = reinterpret_cast<std::int64_t*>(base + counts_bytes);
-  lists.large = reinterpret_cast<std::int64_t*>(base + counts_bytes + medium_bytes);
+  lists.big = reinterpret_cast<std::int64_t*>(base + counts_bytes + medium_bytes);
+  lists.large = reinterpret_cast<std::int64_t*>(base + counts_bytes + medium_bytes + big_bytes);
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(lists.counts, 0, counts_bytes, stream));
 
   const std::int64_t warps_per_block = tuning::classify_threads / 32;
   warp_sort_kernel<U><<<unsigned(ceil_div(segments, warps_per_block)), tuning::classify_threads,
                         0, stream>>>(keys, values, offsets, segments, r.kind, r.descending,
-                                     tuning::block_tile, lists);
+                                     lists);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  unsigned long long counts[2];
+  unsigned long long counts[3];
   ctx.copy_to_host(counts, lists.counts, sizeof(counts));
-  if (counts[0] > 0) {
-    block_sort_kernel<U><<<unsigned(counts[0]), tuning::block_threads, 0, stream>>>(
-        keys, values, offsets, lists.medium, r.kind, r.descending);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  }
-  std::vector<std::int64_t> large(2 * std::size_t(counts[1]));
-  if (counts[1] > 0) ctx.copy_to_host(large.data(), lists.large, large.size() * sizeof(std::int64_t));
+  sort_listed_segments<U, tuning::block_threads, tuning::block_tile>(ctx, r, offsets, lists.medium,
+                                                                     counts[0]);
+  sort_listed_segments<U, tuning::big_threads, tuning::big_tile>(ctx, r, offsets, lists.big,
+                                                                 counts[1]);
+  std::vector<std::int64_t> large(2 * std::size_t(counts[2]));
+  if (counts[2] > 0) ctx.copy_to_host(large.data(), lists.large, large.size() * sizeof(std::int64_t));
   return large;
 }
 

@@ -13,10 +13,11 @@ namespace parprim::cuda_kernels::segmented_sort {
 
 using tuning = cuda_tuning::segmented_sort_tuning;
 
-// Where the classifying kernel lists the segments it leaves to the block sort and to the
-// radix sort. counts[0]: medium segments, counts[1]: large ones.
+// Where the classifying kernel lists the segments it leaves to the block sorts and to the
+// radix sort. counts[0]: medium segments, counts[1]: big ones, counts[2]: large ones.
 struct segment_lists {
-  std::int64_t* medium = nullptr;  // segment numbers
+  std::int64_t* medium = nullptr;  // segment numbers, count <= tuning::block_tile
+  std::int64_t* big = nullptr;     // segment numbers, count <= tuning::big_tile
   std::int64_t* large = nullptr;   // (begin, count) pairs
   unsigned long long* counts = nullptr;
 };
@@ -27,8 +28,7 @@ struct segment_lists {
 template <class U>
 __global__ void __launch_bounds__(tuning::classify_threads)
     warp_sort_kernel(U* keys, U* values, const std::int64_t* offsets, std::int64_t segments,
-                     detail::key_kind kind, bool descending, std::int64_t block_limit,
-                     segment_lists lists) {
+                     detail::key_kind kind, bool descending, segment_lists lists) {
   constexpr int items = tuning::warp_items;
   const std::int64_t segment =
       (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -39,10 +39,12 @@ __global__ void __launch_bounds__(tuning::classify_threads)
   if (count <= 1) return;
   if (count > tuning::warp_segment) {
     if (lane != 0) return;
-    if (count <= block_limit) {
+    if (count <= tuning::block_tile) {
       lists.medium[atomicAdd(&lists.counts[0], 1ull)] = segment;
+    } else if (count <= tuning::big_tile) {
+      lists.big[atomicAdd(&lists.counts[1], 1ull)] = segment;
     } else {
-      const unsigned long long at = atomicAdd(&lists.counts[1], 1ull);
+      const unsigned long long at = atomicAdd(&lists.counts[2], 1ull);
       lists.large[2 * at] = begin;
       lists.large[2 * at + 1] = count;
     }
@@ -112,16 +114,25 @@ __device__ void bitonic_sort_tile(U* image, std::uint16_t* position, int size) {
   }
 }
 
-// One block per listed segment (tuning::warp_segment < count <= tuning::block_tile): a
-// bitonic sort of (image, position) over the next power of two, padding with the largest
-// image at positions past the end (they sort last, after every real key of that image).
+// Dynamic shared memory of block_sort_kernel<U, Threads, Tile>.
 template <class U>
-__global__ void __launch_bounds__(tuning::block_threads)
+constexpr int block_sort_shared_bytes(int tile) {
+  return tile * int(sizeof(U) + sizeof(std::uint16_t));
+}
+
+// One block per listed segment (count <= Tile): a bitonic sort of (image, position) over
+// the next power of two, padding with the largest image at positions past the end (they
+// sort last, after every real key of that image).
+template <class U, int Threads, int Tile>
+__global__ void __launch_bounds__(Threads)
     block_sort_kernel(U* keys, U* values, const std::int64_t* offsets,
-                      const std::int64_t* medium, detail::key_kind kind, bool descending) {
-  __shared__ U image[tuning::block_tile];
-  __shared__ std::uint16_t position[tuning::block_tile];
-  const std::int64_t segment = medium[blockIdx.x];
+                      const std::int64_t* listed, detail::key_kind kind, bool descending) {
+  static_assert(Tile % Threads == 0 && Tile <= 65536, "positions are 16-bit");
+  constexpr int items = Tile / Threads;
+  extern __shared__ __align__(16) unsigned char shared[];
+  U* image = reinterpret_cast<U*>(shared);
+  auto* position = reinterpret_cast<std::uint16_t*>(shared + Tile * sizeof(U));
+  const std::int64_t segment = listed[blockIdx.x];
   const std::int64_t begin = offsets[segment];
   const int count = int(offsets[segment + 1] - begin);
   int size = 1;
@@ -132,18 +143,18 @@ __global__ void __launch_bounds__(tuning::block_threads)
   }
   __syncthreads();
   bitonic_sort_tile(image, position, size);
-  U moved[tuning::block_items];
+  U moved[items];
   if (values) {
 #pragma unroll
-    for (int r = 0; r < tuning::block_items; ++r) {
-      const int i = r * tuning::block_threads + int(threadIdx.x);
+    for (int r = 0; r < items; ++r) {
+      const int i = r * Threads + int(threadIdx.x);
       if (i < count) moved[r] = values[begin + position[i]];
     }
   }
   __syncthreads();  // every value is read before any is overwritten
 #pragma unroll
-  for (int r = 0; r < tuning::block_items; ++r) {
-    const int i = r * tuning::block_threads + int(threadIdx.x);
+  for (int r = 0; r < items; ++r) {
+    const int i = r * Threads + int(threadIdx.x);
     if (i >= count) continue;
     keys[begin + i] = detail::original_bits(image[i], kind, descending);
     if (values) values[begin + i] = moved[r];
