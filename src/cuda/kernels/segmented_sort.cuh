@@ -22,9 +22,49 @@ struct segment_lists {
   unsigned long long* counts = nullptr;
 };
 
-// One warp per segment. Segments of at most tuning::warp_segment keys are sorted here: each
-// key's final place is the number of keys before it in (image, position) order, found by
-// comparing against every key of the segment through shuffles. Larger segments are listed.
+// A segment of at most 32 keys, one per lane (lanes past the end hold the largest image):
+// a bitonic network over the lanes on (image, position), 15 exchange steps by shuffles. On
+// return lane i holds the i-th smallest pair, so the writes that follow are coalesced.
+template <class U>
+__device__ void warp_bitonic_sort(U& image, int& position, int lane) {
+#pragma unroll
+  for (int k = 2; k <= 32; k <<= 1) {
+#pragma unroll
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      const U other_image = __shfl_xor_sync(0xffffffffu, image, j);
+      const int other_position = __shfl_xor_sync(0xffffffffu, position, j);
+      const bool other_less =
+          other_image < image || (other_image == image && other_position < position);
+      // The lower lane of a pair keeps the smaller pair where this run ascends.
+      const bool keep_smaller = ((lane & j) == 0) == ((lane & k) == 0);
+      if (keep_smaller == other_less) {
+        image = other_image;
+        position = other_position;
+      }
+    }
+  }
+}
+
+// Segments of 2 to 32 keys: load, sort across the lanes, write back in place.
+template <class U>
+__device__ void sort_warp_segment(U* keys, U* values, std::int64_t begin, int count, int lane,
+                                  detail::key_kind kind, bool descending) {
+  const bool mine = lane < count;
+  U image = mine ? detail::ordered_bits(keys[begin + lane], kind, descending) : ~U(0);
+  const U value = mine && values ? values[begin + lane] : U(0);
+  int position = lane;
+  warp_bitonic_sort(image, position, lane);
+  const U moved = __shfl_sync(0xffffffffu, value, position);
+  __syncwarp();  // every lane's loads are ordered before any lane's stores
+  if (!mine) return;
+  keys[begin + lane] = detail::original_bits(image, kind, descending);
+  if (values) values[begin + lane] = moved;
+}
+
+// One warp per segment. Segments of at most 32 keys are sorted by a bitonic network across the
+// lanes; those of up to tuning::warp_segment keys by rank: each key's final place is the number
+// of keys before it in (image, position) order, found by comparing against every key of the
+// segment through shuffles. Larger segments are listed.
 template <class U>
 __global__ void __launch_bounds__(tuning::classify_threads)
     warp_sort_kernel(U* keys, U* values, const std::int64_t* offsets, std::int64_t segments,
@@ -50,6 +90,7 @@ __global__ void __launch_bounds__(tuning::classify_threads)
     }
     return;
   }
+  if (count <= 32) return sort_warp_segment(keys, values, begin, int(count), lane, kind, descending);
   U raw[items], image[items], value[items];
   int rank[items];
 #pragma unroll
@@ -61,19 +102,14 @@ __global__ void __launch_bounds__(tuning::classify_threads)
     image[r] = detail::ordered_bits(raw[r], kind, descending);
     rank[r] = 0;
   }
-  // Rows of 32 keys that hold any key of the segment: the same on every lane, so the
-  // shuffles below never diverge, and a segment of <= 32 keys does one row's work.
-  const int rows = int((count + 31) / 32);
 #pragma unroll
   for (int r2 = 0; r2 < items; ++r2) {
-    if (r2 >= rows) break;
     for (int j = 0; j < 32; ++j) {
       const U other = __shfl_sync(0xffffffffu, image[r2], j);
       const int other_pos = r2 * 32 + j;
       if (other_pos >= count) break;  // uniform: the same j on every lane
 #pragma unroll
       for (int r = 0; r < items; ++r) {
-        if (r >= rows) break;
         const int pos = r * 32 + lane;
         rank[r] += (other < image[r] || (other == image[r] && other_pos < pos)) ? 1 : 0;
       }

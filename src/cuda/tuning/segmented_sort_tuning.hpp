@@ -4,8 +4,9 @@
 namespace parprim::cuda_tuning {
 
 struct segmented_sort_tuning {
-  // A warp sorts segments of up to 32 * warp_items keys in registers (each key ranked against
-  // every other by shuffles: 64 compare steps for 64 keys, no shared memory, no barrier).
+  // A warp sorts segments of up to 32 * warp_items keys in registers, no shared memory, no
+  // block barrier: up to 32 keys by a 15-step bitonic network across the lanes, up to 64 by
+  // ranking each key against every other through shuffles (64 compare steps).
   static constexpr int warp_items = 2;
   static constexpr int warp_segment = 32 * warp_items;
   static constexpr int classify_threads = 256;  // 8 warps, 8 segments per block
