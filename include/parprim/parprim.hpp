@@ -23,6 +23,7 @@
 #include "parprim/scan.hpp"
 #include "parprim/search.hpp"
 #include "parprim/segmented.hpp"
+#include "parprim/segmented_sort.hpp"
 #include "parprim/sort.hpp"
 #include "parprim/sort_by_key.hpp"
 #include "parprim/span.hpp"
