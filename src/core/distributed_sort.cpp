@@ -1,4 +1,4 @@
-// Distributed radix sort: local sort, exact splitters, one all-to-all, local sort.
+// Distributed radix sort: local sort, exact splitters, one all-to-all, merge of the runs.
 //
 // Output slice r must hold global ranks [offset(r), offset(r) + count(r)) of the stable order
 // (key, source rank, source position). For each boundary b = offset(p), p = 1..P-1, we need
@@ -125,6 +125,47 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
   return {detail::kind_of<K>(), order == sort_order::descending, begin_bit, end_bit - begin_bit};
 }
 
+// Merges the P sorted runs of `keys` (run p holds run_sizes[p] keys, in rank order) into one
+// sorted run, stably, with a tree of 2-way merges: runs 2i and 2i+1 are merged per round, so
+// ceil(log2 P) rounds, each a read and a write of the slice, instead of a second full radix
+// sort (4 digit passes for 32-bit keys). With values, the merges carry each key's position
+// and the values are gathered once through them at the end.
+template <class K, class V>
+void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
+                    const std::vector<std::int64_t>& run_sizes, detail::key_order order) {
+  const std::int64_t n = keys.size();
+  std::vector<std::int64_t> runs;  // run boundaries, non-empty runs only
+  runs.push_back(0);
+  for (std::int64_t c : run_sizes)
+    if (c > 0) runs.push_back(runs.back() + c);
+  if (runs.size() <= 2) return;  // one run (or none): already sorted
+  buffer<K> spare(ctx, n);
+  buffer<std::int64_t> index(ctx, values ? n : 0), spare_index(ctx, values ? n : 0);
+  bool numbered = false;  // index holds every key's origin
+  while (runs.size() > 2) {
+    std::vector<std::int64_t> merged{0};
+    for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
+      const std::int64_t lo = runs[a], hi = a + 2 < runs.size() ? runs[a + 2] : runs[a + 1];
+      const std::int64_t* index_in = numbered ? index.data() + lo : nullptr;
+      std::int64_t* index_out = values ? spare_index.data() + lo : nullptr;
+      // The odd run out (no partner) is merged with nothing: copied, and numbered.
+      const std::int64_t mid = a + 2 < runs.size() ? runs[a + 1] - lo : hi - lo;
+      detail::local::merge_runs<K>(ctx, span<const K>(keys.data() + lo, hi - lo), mid,
+                                   span<K>(spare.data() + lo, hi - lo), index_in, index_out, lo,
+                                   order);
+      merged.push_back(hi);
+    }
+    std::swap(keys, spare);
+    if (values) std::swap(index, spare_index);
+    runs = std::move(merged);
+    numbered = values != nullptr;
+  }
+  if (!values) return;
+  buffer<V> gathered(ctx, n);
+  parprim::gather<V, std::int64_t>(ctx, values->view(), index.view(), gathered.view());
+  *values = std::move(gathered);
+}
+
 // The whole distributed sort on rank r; values == nullptr for keys only.
 template <class K, class V>
 void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffer<V>* values,
@@ -155,9 +196,10 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   if (values)
     g.comm(r).alltoallv(ctx, values->slice(r).data(), detail::to_bytes(send, sizeof(V)),
                         got_values.data(), detail::to_bytes(recv, sizeof(V)));
-  // The received runs are each sorted and arrive in source-rank order: a stable sort of them
+  // The received runs are each sorted and arrive in source-rank order: a stable merge of them
   // is the global stable order.
-  local_sort(got_keys.view(), got_values.view());
+  merge_received<K, V>(ctx, got_keys, values ? &got_values : nullptr, recv,
+                       order_of<K>(order, begin_bit, end_bit));
   ctx.synchronize();
   keys.replace_slice(r, std::move(got_keys));
   if (values) values->replace_slice(r, std::move(got_values));
