@@ -65,7 +65,7 @@ void exclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
 // slice size exactly (the output is as balanced as the input; the splitters are exact
 // global ranks, found by bisection over the key order, not samples). Order, bit range and key
 // rules as in parprim/sort.hpp. Steps: local sort; exact splitters (each round counts every
-// rank's keys at or below 15 candidates per boundary with a binary search, so 4 bits a round);
+// rank's keys at or below 255 candidates per boundary with a binary search, so 8 bits a round);
 // one all-to-all of the sorted runs; a stable merge of the received runs (source-rank order
 // breaks ties, so equal keys keep their global input order): a tree of 2-way merge-path
 // merges, ceil(log2 P) passes over the slice instead of a second radix sort.
