@@ -52,6 +52,10 @@ slice_totals<T> exchange_totals(const device_group& g, const dist_buffer<T>& in,
   }
   g.comm(r).allgatherv(ctx, dev.data() + mine, dev.data(), bytes);
   std::vector<T> packed(nonempty + 1);
+  // The one wait: in the stream synchronization rather than inside the copy to pageable host
+  // memory, so the driver stages a few bytes instead of holding the copy across the whole
+  // reduction while the other ranks' threads launch on their GPUs.
+  ctx.synchronize();
   ctx.copy_to_host(packed.data(), dev.data(), (nonempty + (have && with_first ? 1 : 0)) * sizeof(T));
   slice_totals<T> out;
   out.totals.assign(static_cast<std::size_t>(P), T{});

@@ -182,7 +182,10 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   };
   span<V> no_values;
   local_sort(keys.slice(r), values ? span<V>(values->slice(r)) : no_values);
-  if (g.size() == 1) return ctx.synchronize();
+  // Waited for here, not inside the splitter search's first small copy to the host (see
+  // exchange_totals in distributed_reduce_scan.cpp).
+  ctx.synchronize();
+  if (g.size() == 1) return;
 
   const int P = g.size();
   const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(),

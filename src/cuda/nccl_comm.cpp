@@ -77,6 +77,7 @@ class nccl_comm final : public communicator {
       ctx_.copy_from_host(slot, mine, bytes);
       PARPRIM_NCCL_CHECK(ctx_.name(), who,
                          ncclAllGather(slot, staging, bytes, ncclUint8, comm_, stream_of(ctx_)));
+      ctx_.synchronize();  // wait here, not inside the pageable copy below
       ctx_.copy_to_host(all, staging, total);
     } catch (...) {
       ctx_.deallocate(staging, total);
