@@ -46,11 +46,11 @@ PARPRIM_HD std::int64_t merge_path_split(const U* a, std::int64_t na, const U* b
   return lo;
 }
 
-// Outputs [d, d + count) of that merge (a = keys[0, na), b = keys[na, n)); see merge_runs.
-template <class U>
+// Outputs [d, d + count) of that merge (a = keys[0, na), b = keys[na, n)), with the values
+// (when values_out is given) moved alongside their keys; see merge_runs.
+template <class U, class W>
 PARPRIM_HD void merge_stretch(const U* keys, std::int64_t na, std::int64_t n, std::int64_t d,
-                              std::int64_t count, U* out, const std::int64_t* index_in,
-                              std::int64_t* index_out, std::int64_t first_index,
+                              std::int64_t count, U* out, const W* values_in, W* values_out,
                               const key_order& o) {
   const U* b = keys + na;
   const std::int64_t nb = n - na;
@@ -60,7 +60,7 @@ PARPRIM_HD void merge_stretch(const U* keys, std::int64_t na, std::int64_t n, st
     const bool take_a = j >= nb || (i < na && order_field(keys[i], o) <= order_field(b[j], o));
     const std::int64_t from = take_a ? i++ : na + j++;
     out[k] = keys[from];
-    if (index_out) index_out[k] = index_in ? index_in[from] : first_index + from;
+    if (values_out) values_out[k] = values_in[from];
   }
 }
 
@@ -75,7 +75,7 @@ void count_at_most(const context& ctx, span<const K> sorted, detail::key_order o
 void iota(const context& ctx, span<std::int64_t> out);
 template <class K>
 void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
-                const std::int64_t* index_in, std::int64_t* index_out, std::int64_t first_index,
+                const void* values_in, void* values_out, std::size_t value_bytes,
                 detail::key_order order);
 }  // namespace parprim::cpu_backend
 
@@ -88,7 +88,7 @@ void count_at_most(const context& ctx, span<const K> sorted, detail::key_order o
 void iota(const context& ctx, span<std::int64_t> out);
 template <class K>
 void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
-                const std::int64_t* index_in, std::int64_t* index_out, std::int64_t first_index,
+                const void* values_in, void* values_out, std::size_t value_bytes,
                 detail::key_order order);
 }  // namespace parprim::cuda_backend
 
@@ -132,19 +132,17 @@ inline void iota(const context& ctx, span<std::int64_t> out) {
 
 // Stable merge of the two sorted runs a = keys[0, mid) and b = keys[mid, n) into out (n keys;
 // out must not overlap keys). Among equal fields a's keys come first, so merging runs that
-// arrived in source-rank order keeps the global stable order. When index_out is given it
-// receives, for every output key, its origin: index_in[position] if index_in is given,
-// else first_index + the position in keys (so the first merge of a tree numbers the keys).
+// arrived in source-rank order keeps the global stable order. With value_bytes 4 or 8, the n
+// values at values_in move with their keys to values_out; 0: keys only.
 template <class K>
 void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
-                const std::int64_t* index_in, std::int64_t* index_out, std::int64_t first_index,
-                key_order order) {
+                const void* values_in, void* values_out, std::size_t value_bytes, key_order order) {
   if (keys.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda)
-    return cuda_backend::merge_runs<K>(ctx, keys, mid, out, index_in, index_out, first_index, order);
+    return cuda_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
 #endif
-  cpu_backend::merge_runs<K>(ctx, keys, mid, out, index_in, index_out, first_index, order);
+  cpu_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
 }
 
 }  // namespace parprim::detail::local

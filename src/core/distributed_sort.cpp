@@ -130,12 +130,12 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
 
 // Merges the P sorted runs of `keys` (run p holds run_sizes[p] keys, in rank order) into one
 // sorted run, stably, with a tree of 2-way merges: runs 2i and 2i+1 are merged per round, so
-// ceil(log2 P) rounds, each a read and a write of the slice, instead of a second full radix
-// sort (4 digit passes for 32-bit keys). With values, the merges carry each key's position
-// and the values are gathered once through them at the end.
+// ceil(log2 P) rounds, each one read and one write of the slice (values moving with their
+// keys), instead of a second full radix sort (4 digit passes for 32-bit keys).
 template <class K, class V>
 void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
                     const std::vector<std::int64_t>& run_sizes, detail::key_order order) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
   const std::int64_t n = keys.size();
   std::vector<std::int64_t> runs;  // run boundaries, non-empty runs only
   runs.push_back(0);
@@ -143,30 +143,24 @@ void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
     if (c > 0) runs.push_back(runs.back() + c);
   if (runs.size() <= 2) return;  // one run (or none): already sorted
   buffer<K> spare(ctx, n);
-  buffer<std::int64_t> index(ctx, values ? n : 0), spare_index(ctx, values ? n : 0);
-  bool numbered = false;  // index holds every key's origin
+  buffer<V> spare_values(ctx, values ? n : 0);
+  const std::size_t value_bytes = values ? sizeof(V) : 0;
   while (runs.size() > 2) {
     std::vector<std::int64_t> merged{0};
     for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
       const std::int64_t lo = runs[a], hi = a + 2 < runs.size() ? runs[a + 2] : runs[a + 1];
-      const std::int64_t* index_in = numbered ? index.data() + lo : nullptr;
-      std::int64_t* index_out = values ? spare_index.data() + lo : nullptr;
-      // The odd run out (no partner) is merged with nothing: copied, and numbered.
+      // The odd run out (no partner) is merged with nothing: copied.
       const std::int64_t mid = a + 2 < runs.size() ? runs[a + 1] - lo : hi - lo;
       detail::local::merge_runs<K>(ctx, span<const K>(keys.data() + lo, hi - lo), mid,
-                                   span<K>(spare.data() + lo, hi - lo), index_in, index_out, lo,
-                                   order);
+                                   span<K>(spare.data() + lo, hi - lo),
+                                   values ? values->data() + lo : nullptr,
+                                   values ? spare_values.data() + lo : nullptr, value_bytes, order);
       merged.push_back(hi);
     }
     std::swap(keys, spare);
-    if (values) std::swap(index, spare_index);
+    if (values) std::swap(*values, spare_values);
     runs = std::move(merged);
-    numbered = values != nullptr;
   }
-  if (!values) return;
-  buffer<V> gathered(ctx, n);
-  parprim::gather<V, std::int64_t>(ctx, values->view(), index.view(), gathered.view());
-  *values = std::move(gathered);
 }
 
 // The whole distributed sort on rank r; values == nullptr for keys only.

@@ -1,6 +1,6 @@
 // CUDA side of the distributed algorithms' element-wise steps (core/dist_local.hpp): a
-// grid-stride prefix combine, a position count, one binary search per splitter candidate, and a merge-path merge
-// of two sorted runs.
+// grid-stride prefix combine, a position count, one binary search per splitter candidate,
+// and a merge-path merge of two sorted runs (with their values).
 #include <algorithm>
 #include <cstring>
 
@@ -53,15 +53,14 @@ __global__ void count_at_most_kernel(const U* keys, std::int64_t n, detail::key_
 // Outputs per thread of the merge: the merge-path search (log2 n steps) is paid once per 8.
 constexpr int merge_items_per_thread = 8;
 
-template <class U>
+template <class U, class W>
 __global__ void merge_runs_kernel(const U* keys, std::int64_t mid, std::int64_t n, U* out,
-                                  const std::int64_t* index_in, std::int64_t* index_out,
-                                  std::int64_t first_index, detail::key_order order) {
+                                  const W* values_in, W* values_out, detail::key_order order) {
   const std::int64_t d =
       (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * merge_items_per_thread;
   if (d < n)
-    detail::merge_stretch(keys, mid, n, d, merge_items_per_thread, out, index_in, index_out,
-                          first_index, order);
+    detail::merge_stretch(keys, mid, n, d, merge_items_per_thread, out, values_in, values_out,
+                          order);
 }
 
 }  // namespace
@@ -116,17 +115,26 @@ void count_at_most(const context& ctx, span<const K> sorted, detail::key_order o
 
 template <class K>
 void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
-                const std::int64_t* index_in, std::int64_t* index_out, std::int64_t first_index,
+                const void* values_in, void* values_out, std::size_t value_bytes,
                 detail::key_order order) {
   using namespace cuda_kernels;
   using U = detail::key_word_t<K>;
   const char* who = "dist::merge_runs";
   use_device(ctx, who);
   const std::int64_t threads = ceil_div(keys.size(), merge_items_per_thread);
-  merge_runs_kernel<<<static_cast<unsigned>(ceil_div(threads, dist_threads)), dist_threads, 0,
-                      stream_of(ctx)>>>(reinterpret_cast<const U*>(keys.data()), mid, keys.size(),
-                                        reinterpret_cast<U*>(out.data()), index_in, index_out,
-                                        first_index, order);
+  const auto blocks = static_cast<unsigned>(ceil_div(threads, dist_threads));
+  auto launch = [&](auto* vin, auto* vout) {
+    merge_runs_kernel<<<blocks, dist_threads, 0, stream_of(ctx)>>>(
+        reinterpret_cast<const U*>(keys.data()), mid, keys.size(), reinterpret_cast<U*>(out.data()),
+        vin, vout, order);
+  };
+  // Values move as 4- or 8-byte words: 4 kernels serve every key and value type.
+  if (value_bytes == 8)
+    launch(static_cast<const std::uint64_t*>(values_in), static_cast<std::uint64_t*>(values_out));
+  else if (value_bytes == 4)
+    launch(static_cast<const std::uint32_t*>(values_in), static_cast<std::uint32_t*>(values_out));
+  else
+    launch(static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr));
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
@@ -135,8 +143,7 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
   template void count_at_most<T>(const context&, span<const T>, detail::key_order,        \
                                  const std::vector<std::uint64_t>&, std::vector<std::int64_t>&); \
   template void merge_runs<T>(const context&, span<const T>, std::int64_t, span<T>,          \
-                              const std::int64_t*, std::int64_t*, std::int64_t,         \
-                              detail::key_order);
+                              const void*, void*, std::size_t, detail::key_order);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 
