@@ -8,7 +8,6 @@
 // between machines and runs.
 #include <vector>
 
-#include "core/dist_local.hpp"
 #include "core/dist_support.hpp"
 #include "parprim/distributed.hpp"
 #include "parprim/reduce.hpp"
