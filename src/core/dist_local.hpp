@@ -1,7 +1,8 @@
 // The few element-wise steps of the distributed algorithms that no public primitive covers,
 // run on one rank's own context: adding a rank's prefix to its scanned slice, counting sorted
-// keys against splitter candidates, numbering positions and merging sorted runs. One implementation per backend
-// (src/cpu/dist_local.cpp, src/cuda/kernels/dist_local.cu); front ends call the dispatchers.
+// keys against splitter candidates, numbering positions and merging sorted runs. One
+// implementation per backend (src/cpu/dist_local.cpp, src/cuda/kernels/dist_local.cu); front
+// ends call the dispatchers.
 #pragma once
 
 #include <cstdint>
@@ -140,7 +141,8 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
   if (keys.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda)
-    return cuda_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
+    return cuda_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes,
+                                       order);
 #endif
   cpu_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
 }

@@ -55,7 +55,8 @@ slice_totals<T> exchange_totals(const device_group& g, const dist_buffer<T>& in,
   // memory, so the driver stages a few bytes instead of holding the copy across the whole
   // reduction while the other ranks' threads launch on their GPUs.
   ctx.synchronize();
-  ctx.copy_to_host(packed.data(), dev.data(), (nonempty + (have && with_first ? 1 : 0)) * sizeof(T));
+  const std::size_t fetched = nonempty + (have && with_first ? 1 : 0);
+  ctx.copy_to_host(packed.data(), dev.data(), fetched * sizeof(T));
   slice_totals<T> out;
   out.totals.assign(static_cast<std::size_t>(P), T{});
   std::size_t next = 0;
@@ -75,7 +76,8 @@ T reduce_on_rank(const device_group& g, const dist_buffer<T>& in, op o, int r) {
     T acc = Op::identity();
     for (int k = 0; k < g.size(); ++k) {
       if (in.count(k) == 0) continue;
-      acc = any ? f(acc, t.totals[static_cast<std::size_t>(k)]) : t.totals[static_cast<std::size_t>(k)];
+      const T v = t.totals[static_cast<std::size_t>(k)];
+      acc = any ? f(acc, v) : v;
       any = true;
     }
     return acc;
