@@ -99,9 +99,11 @@ class device_group {
   communicator& comm(int rank) const;     // rank must be local
   const std::string& name() const;        // "cpu x3", "cuda{0,1}", "cuda rank 1/2"
 
-  // Runs f(rank) for every local rank, one host thread per rank when there are several, and
-  // waits for all. If a rank throws, the others are woken (in-process) and the first error
-  // that is not a consequence of another rank's failure is rethrown.
+  // Runs f(rank) for every local rank, one host thread per rank when there are several (the
+  // calling thread and threads the group keeps for its lifetime), and waits for all. If a rank
+  // throws, the others are woken (in-process) and the first error that is not a consequence
+  // of another rank's failure is rethrown. Calls on one group run one at a time; f must not
+  // call run on its own group.
   void run(const std::function<void(int rank)>& f) const;
   // Synchronizes every local context.
   void synchronize() const;

@@ -1,7 +1,8 @@
 // The few element-wise steps of the distributed algorithms that no public primitive covers,
 // run on one rank's own context: adding a rank's prefix to its scanned slice, counting sorted
-// keys against splitter candidates, and numbering positions. One implementation per backend
-// (src/cpu/dist_local.cpp, src/cuda/kernels/dist_local.cu); front ends call the dispatchers.
+// keys against splitter candidates, numbering positions and merging sorted runs. One
+// implementation per backend (src/cpu/dist_local.cpp, src/cuda/kernels/dist_local.cu); front
+// ends call the dispatchers.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,40 @@ PARPRIM_HD std::uint64_t order_field(U raw, const key_order& o) {
   return o.width >= 64 ? v : v & ((std::uint64_t(1) << o.width) - 1);
 }
 
+
+// Merge path (Odeh, Green, Mwassi, Shmueli, Birk 2012): how many of the first d outputs of the
+// stable merge of a[0, na) and b[0, nb) come from a (a wins ties). Lets every thread merge its
+// own stretch of the output independently.
+template <class U>
+PARPRIM_HD std::int64_t merge_path_split(const U* a, std::int64_t na, const U* b, std::int64_t nb,
+                                         std::int64_t d, const key_order& o) {
+  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (order_field(a[mid], o) <= order_field(b[d - 1 - mid], o)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Outputs [d, d + count) of that merge (a = keys[0, na), b = keys[na, n)), with the values
+// (when values_out is given) moved alongside their keys; see merge_runs.
+template <class U, class W>
+PARPRIM_HD void merge_stretch(const U* keys, std::int64_t na, std::int64_t n, std::int64_t d,
+                              std::int64_t count, U* out, const W* values_in, W* values_out,
+                              const key_order& o) {
+  const U* b = keys + na;
+  const std::int64_t nb = n - na;
+  std::int64_t i = merge_path_split(keys, na, b, nb, d, o), j = d - i;
+  const std::int64_t end = d + count < n ? d + count : n;
+  for (std::int64_t k = d; k < end; ++k) {
+    const bool take_a = j >= nb || (i < na && order_field(keys[i], o) <= order_field(b[j], o));
+    const std::int64_t from = take_a ? i++ : na + j++;
+    out[k] = keys[from];
+    if (values_out) values_out[k] = values_in[from];
+  }
+}
+
 }  // namespace parprim::detail
 
 namespace parprim::cpu_backend {
@@ -39,6 +74,10 @@ template <class K>
 void count_at_most(const context& ctx, span<const K> sorted, detail::key_order order,
                    const std::vector<std::uint64_t>& bounds, std::vector<std::int64_t>& counts);
 void iota(const context& ctx, span<std::int64_t> out);
+template <class K>
+void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
+                const void* values_in, void* values_out, std::size_t value_bytes,
+                detail::key_order order);
 }  // namespace parprim::cpu_backend
 
 namespace parprim::cuda_backend {
@@ -48,6 +87,10 @@ template <class K>
 void count_at_most(const context& ctx, span<const K> sorted, detail::key_order order,
                    const std::vector<std::uint64_t>& bounds, std::vector<std::int64_t>& counts);
 void iota(const context& ctx, span<std::int64_t> out);
+template <class K>
+void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
+                const void* values_in, void* values_out, std::size_t value_bytes,
+                detail::key_order order);
 }  // namespace parprim::cuda_backend
 
 namespace parprim::detail::local {
@@ -86,6 +129,22 @@ inline void iota(const context& ctx, span<std::int64_t> out) {
   if (ctx.kind() == backend::cuda) return cuda_backend::iota(ctx, out);
 #endif
   cpu_backend::iota(ctx, out);
+}
+
+// Stable merge of the two sorted runs a = keys[0, mid) and b = keys[mid, n) into out (n keys;
+// out must not overlap keys). Among equal fields a's keys come first, so merging runs that
+// arrived in source-rank order keeps the global stable order. With value_bytes 4 or 8, the n
+// values at values_in move with their keys to values_out; 0: keys only.
+template <class K>
+void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
+                const void* values_in, void* values_out, std::size_t value_bytes, key_order order) {
+  if (keys.size() == 0) return;
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda)
+    return cuda_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes,
+                                       order);
+#endif
+  cpu_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
 }
 
 }  // namespace parprim::detail::local

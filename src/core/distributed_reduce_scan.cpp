@@ -1,10 +1,13 @@
-// Distributed reduce and scans: local single-context work, then one allgather of the slice
-// totals (host scalars) so that every rank folds them in rank order. NCCL's own allreduce is
-// not used for the totals: its combining order depends on the algorithm NCCL picks (ring or
-// tree) and on the topology, so float results would vary between machines and runs.
+// Distributed reduce and scans: every rank reduces its slice on its own stream, the slice
+// totals are exchanged device to device (an in-place allgatherv), and each rank waits once,
+// for the copy of the totals to the host, where it folds them in rank order. So every rank's
+// device work is queued before any host wait, and a call costs one pass over the slice
+// (reduce) or three (scan: reduce, then a seeded single-context scan), plus one exchange of
+// a few bytes. NCCL's own allreduce is not used for the totals: its combining order depends
+// on the algorithm NCCL picks (ring or tree) and on the topology, so float results would vary
+// between machines and runs.
 #include <vector>
 
-#include "core/dist_local.hpp"
 #include "core/dist_support.hpp"
 #include "parprim/distributed.hpp"
 #include "parprim/reduce.hpp"
@@ -15,18 +18,66 @@ namespace parprim::dist {
 
 namespace {
 
-// The group's result on every rank: the fold of the non-empty slices' reductions.
+// What every rank learns in the exchange: the non-empty slices' totals L_k (by rank; T{} for
+// empty slices) and, for the scans, this rank's first element.
+template <class T>
+struct slice_totals {
+  std::vector<T> totals;
+  T first{};
+};
+
+// Reduces rank r's slice into a small device buffer, exchanges the totals of the non-empty
+// slices in place and copies them (with in[0] of this slice when asked) to the host in one
+// wait.
+template <class T>
+slice_totals<T> exchange_totals(const device_group& g, const dist_buffer<T>& in, op o, int r,
+                                bool with_first) {
+  const context& ctx = g.ctx(r);
+  const int P = g.size();
+  std::vector<std::size_t> bytes(static_cast<std::size_t>(P), 0);
+  std::size_t mine = 0, nonempty = 0;  // this rank's slot among the non-empty slices
+  for (int k = 0; k < P; ++k) {
+    if (in.count(k) == 0) continue;
+    if (k < r) ++mine;
+    bytes[static_cast<std::size_t>(k)] = sizeof(T);
+    ++nonempty;
+  }
+  // Slots 0 .. nonempty-1: the totals; slot nonempty: this slice's first element.
+  buffer<T> dev(ctx, static_cast<std::int64_t>(nonempty) + 1);
+  const bool have = in.count(r) > 0;
+  if (have) {
+    parprim::reduce_into<T>(ctx, in.slice(r), span<T>(dev.data() + mine, 1), o);
+    if (with_first) ctx.copy(dev.data() + nonempty, in.slice(r).data(), sizeof(T));
+  }
+  g.comm(r).allgatherv(ctx, dev.data() + mine, dev.data(), bytes);
+  std::vector<T> packed(nonempty + 1);
+  // The one wait: in the stream synchronization rather than inside the copy to pageable host
+  // memory, so the driver stages a few bytes instead of holding the copy across the whole
+  // reduction while the other ranks' threads launch on their GPUs.
+  ctx.synchronize();
+  const std::size_t fetched = nonempty + (have && with_first ? 1 : 0);
+  ctx.copy_to_host(packed.data(), dev.data(), fetched * sizeof(T));
+  slice_totals<T> out;
+  out.totals.assign(static_cast<std::size_t>(P), T{});
+  std::size_t next = 0;
+  for (int k = 0; k < P; ++k)
+    if (in.count(k) > 0) out.totals[static_cast<std::size_t>(k)] = packed[next++];
+  out.first = packed[nonempty];
+  return out;
+}
+
+// The group's result: the left fold of the non-empty slices' totals in rank order.
 template <class T>
 T reduce_on_rank(const device_group& g, const dist_buffer<T>& in, op o, int r) {
-  const T local = in.count(r) > 0 ? parprim::reduce<T>(g.ctx(r), in.slice(r), o) : T{};
-  const std::vector<T> all = g.comm(r).allgather(local);
+  const auto t = exchange_totals(g, in, o, r, false);
   return detail::with_op<T>(o, [&](auto f) -> T {
     using Op = decltype(f);
     bool any = false;
     T acc = Op::identity();
     for (int k = 0; k < g.size(); ++k) {
       if (in.count(k) == 0) continue;
-      acc = any ? f(acc, all[static_cast<std::size_t>(k)]) : all[static_cast<std::size_t>(k)];
+      const T v = t.totals[static_cast<std::size_t>(k)];
+      acc = any ? f(acc, v) : v;
       any = true;
     }
     return acc;
@@ -71,7 +122,7 @@ void reduce_into(const device_group& g, const dist_buffer<T>& in, dist_buffer<T>
   g.run([&](int r) {
     const T v = reduce_on_rank(g, in, o, r);
     g.ctx(r).copy_from_host(out.slice(r).data(), &v, sizeof(T));
-    g.ctx(r).synchronize();
+    g.ctx(r).synchronize();  // v lives on this thread's stack
   });
 }
 
@@ -82,41 +133,62 @@ void exclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
   g.run([&](int r) {
     const context& ctx = g.ctx(r);
     // Totals first, so that the slice is scanned once, already seeded with its prefix.
-    const T local = in.count(r) > 0 ? parprim::reduce<T>(ctx, in.slice(r), o) : T{};
-    const std::vector<T> totals = g.comm(r).allgather(local);
+    const auto t = exchange_totals(g, in, o, r, false);
     if (in.count(r) == 0) return;
     const T seed = detail::with_op<T>(
-        o, [&](auto f) { return detail::fold_nonempty(init, totals, in.counts(), r, f); });
+        o, [&](auto f) { return detail::fold_nonempty(init, t.totals, in.counts(), r, f); });
     parprim::exclusive_scan<T>(ctx, in.slice(r), out.slice(r), seed, o);
     ctx.synchronize();
   });
 }
 
+// Slice r (not the first non-empty one) with prefix P_r: out[i] = P_r op x[0] op ... op x[i].
+// No single-context scan takes a seed for an inclusive scan, but an exclusive scan of
+// x[1, n) seeded with P_r op x[0] yields out[0, n-1) exactly, and out[n-1] = P_r op L_r is
+// the next rank's prefix. In place, x is copied aside first (the shifted ranges overlap).
+template <class T>
+void seeded_inclusive_scan(const context& ctx, span<const T> x, span<T> out, T prefix, T first,
+                           T total, op o) {
+  const std::int64_t n = x.size();
+  buffer<T> aside(ctx, x.data() == out.data() ? n : 0);
+  if (aside.size() > 0) {
+    ctx.copy(aside.data(), x.data(), static_cast<std::size_t>(n) * sizeof(T));
+    x = aside.view();
+  }
+  T seed{}, last{};
+  detail::with_op<T>(o, [&](auto f) {
+    seed = f(prefix, first);
+    last = f(prefix, total);
+  });
+  if (n > 1)
+    parprim::exclusive_scan<T>(ctx, span<const T>(x.data() + 1, n - 1),
+                               span<T>(out.data(), n - 1), seed, o);
+  ctx.copy_from_host(out.data() + (n - 1), &last, sizeof(T));
+  ctx.synchronize();  // `last` lives on this stack frame, `aside` in this scope
+}
+
 template <class T>
 void inclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer<T>& out, op o) {
   check_scan(detail::dist_checker(g, "inclusive_scan"), in, out, o);
+  int first_nonempty = 0;
+  while (first_nonempty < g.size() && in.count(first_nonempty) == 0) ++first_nonempty;
   g.run([&](int r) {
     const context& ctx = g.ctx(r);
-    const std::int64_t n = in.count(r);
-    // Scan first (in may be out), then the slice's total is its last element.
-    T last{};
-    if (n > 0) {
+    const auto t = exchange_totals(g, in, o, r, r != first_nonempty);
+    if (in.count(r) == 0) return;
+    if (r == first_nonempty) {
       parprim::inclusive_scan<T>(ctx, in.slice(r), out.slice(r), o);
-      ctx.copy_to_host(&last, out.slice(r).data() + (n - 1), sizeof(T));
+      return ctx.synchronize();
     }
-    const std::vector<T> totals = g.comm(r).allgather(last);
-    int first_nonempty = 0;
-    while (first_nonempty < g.size() && in.count(first_nonempty) == 0) ++first_nonempty;
-    if (n == 0 || r == first_nonempty) return ctx.synchronize();
     // The left fold of the non-empty totals before r, starting from the first of them.
     const T prefix = detail::with_op<T>(o, [&](auto f) {
-      T acc = totals[static_cast<std::size_t>(first_nonempty)];
+      T acc = t.totals[static_cast<std::size_t>(first_nonempty)];
       for (int k = first_nonempty + 1; k < r; ++k)
-        if (in.count(k) > 0) acc = f(acc, totals[static_cast<std::size_t>(k)]);
+        if (in.count(k) > 0) acc = f(acc, t.totals[static_cast<std::size_t>(k)]);
       return acc;
     });
-    detail::local::apply_prefix<T>(ctx, out.slice(r), prefix, o);
-    ctx.synchronize();
+    seeded_inclusive_scan<T>(ctx, in.slice(r).view(), out.slice(r).view(), prefix, t.first,
+                             t.totals[static_cast<std::size_t>(r)], o);
   });
 }
 

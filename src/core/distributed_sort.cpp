@@ -1,4 +1,4 @@
-// Distributed radix sort: local sort, exact splitters, one all-to-all, local sort.
+// Distributed radix sort: local sort, exact splitters, one all-to-all, merge of the runs.
 //
 // Output slice r must hold global ranks [offset(r), offset(r) + count(r)) of the stable order
 // (key, source rank, source position). For each boundary b = offset(p), p = 1..P-1, we need
@@ -22,8 +22,11 @@ namespace parprim::dist {
 
 namespace {
 
-// Candidates per boundary per round: 15 splits an interval 16 ways, 4 bits per round.
-constexpr int splitter_fanout = 15;
+// Candidates per boundary per round: 255 split an interval 256 ways, 8 bits per round, so 4
+// rounds (each a host round trip and an allgather, tens of microseconds) for 32-bit keys
+// instead of 8 with 15; the extra binary searches (255 per boundary, log2 n steps each)
+// are one small kernel either way.
+constexpr int splitter_fanout = 255;
 
 struct boundary_search {
   std::int64_t target = 0;  // global rank b
@@ -125,6 +128,41 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
   return {detail::kind_of<K>(), order == sort_order::descending, begin_bit, end_bit - begin_bit};
 }
 
+// Merges the P sorted runs of `keys` (run p holds run_sizes[p] keys, in rank order) into one
+// sorted run, stably, with a tree of 2-way merges: runs 2i and 2i+1 are merged per round, so
+// ceil(log2 P) rounds, each one read and one write of the slice (values moving with their
+// keys), instead of a second full radix sort (4 digit passes for 32-bit keys).
+template <class K, class V>
+void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
+                    const std::vector<std::int64_t>& run_sizes, detail::key_order order) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
+  const std::int64_t n = keys.size();
+  std::vector<std::int64_t> runs;  // run boundaries, non-empty runs only
+  runs.push_back(0);
+  for (std::int64_t c : run_sizes)
+    if (c > 0) runs.push_back(runs.back() + c);
+  if (runs.size() <= 2) return;  // one run (or none): already sorted
+  buffer<K> spare(ctx, n);
+  buffer<V> spare_values(ctx, values ? n : 0);
+  const std::size_t value_bytes = values ? sizeof(V) : 0;
+  while (runs.size() > 2) {
+    std::vector<std::int64_t> merged{0};
+    for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
+      const std::int64_t lo = runs[a], hi = a + 2 < runs.size() ? runs[a + 2] : runs[a + 1];
+      // The odd run out (no partner) is merged with nothing: copied.
+      const std::int64_t mid = a + 2 < runs.size() ? runs[a + 1] - lo : hi - lo;
+      detail::local::merge_runs<K>(ctx, span<const K>(keys.data() + lo, hi - lo), mid,
+                                   span<K>(spare.data() + lo, hi - lo),
+                                   values ? values->data() + lo : nullptr,
+                                   values ? spare_values.data() + lo : nullptr, value_bytes, order);
+      merged.push_back(hi);
+    }
+    std::swap(keys, spare);
+    if (values) std::swap(*values, spare_values);
+    runs = std::move(merged);
+  }
+}
+
 // The whole distributed sort on rank r; values == nullptr for keys only.
 template <class K, class V>
 void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffer<V>* values,
@@ -138,7 +176,10 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   };
   span<V> no_values;
   local_sort(keys.slice(r), values ? span<V>(values->slice(r)) : no_values);
-  if (g.size() == 1) return ctx.synchronize();
+  // Waited for here, not inside the splitter search's first small copy to the host (see
+  // exchange_totals in distributed_reduce_scan.cpp).
+  ctx.synchronize();
+  if (g.size() == 1) return;
 
   const int P = g.size();
   const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(),
@@ -155,9 +196,10 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   if (values)
     g.comm(r).alltoallv(ctx, values->slice(r).data(), detail::to_bytes(send, sizeof(V)),
                         got_values.data(), detail::to_bytes(recv, sizeof(V)));
-  // The received runs are each sorted and arrive in source-rank order: a stable sort of them
+  // The received runs are each sorted and arrive in source-rank order: a stable merge of them
   // is the global stable order.
-  local_sort(got_keys.view(), got_values.view());
+  merge_received<K, V>(ctx, got_keys, values ? &got_values : nullptr, recv,
+                       order_of<K>(order, begin_bit, end_bit));
   ctx.synchronize();
   keys.replace_slice(r, std::move(got_keys));
   if (values) values->replace_slice(r, std::move(got_values));

@@ -38,6 +38,55 @@ int env_int(const char* name, int fallback) {
 
 }  // namespace
 
+namespace detail {
+
+rank_workers::rank_workers(int ranks) {
+  for (int i = 1; i < ranks; ++i) threads_.emplace_back([this, i] { loop(i); });
+}
+
+rank_workers::~rank_workers() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  start_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void rank_workers::run_all(const std::function<void(int)>& job) {
+  std::lock_guard<std::mutex> one_run(run_mutex_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = &job;
+    pending_ = static_cast<int>(threads_.size());
+    ++generation_;
+  }
+  start_.notify_all();
+  job(0);
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [&] { return pending_ == 0; });
+  job_ = nullptr;
+}
+
+void rank_workers::loop(int i) {
+  long long seen = 0;
+  for (;;) {
+    const std::function<void(int)>* job = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+    }
+    (*job)(i);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--pending_ == 0) done_.notify_one();
+  }
+}
+
+}  // namespace detail
+
 bool device_group::nccl_built() {
 #if PARPRIM_HAVE_NCCL
   return true;
@@ -59,6 +108,7 @@ device_group device_group::cpu(int ranks, int threads_per_rank) {
     s->contexts.push_back(context::cpu(threads_per_rank));
   }
   s->comms = cpu_backend::make_inprocess_comms(ranks);
+  if (ranks > 1) s->workers = std::make_unique<detail::rank_workers>(ranks);
   return device_group(std::move(s));
 }
 
@@ -88,6 +138,7 @@ device_group device_group::cuda(const std::vector<int>& devices) {
 #if PARPRIM_HAVE_NCCL
   s->comms = cuda_rt::make_nccl_comms(s->contexts);
 #endif
+  if (s->size > 1) s->workers = std::make_unique<detail::rank_workers>(s->size);
   return device_group(std::move(s));
 }
 
@@ -176,10 +227,7 @@ void device_group::run(const std::function<void(int rank)>& f) const {
       comm(rank).abort();
     }
   };
-  std::vector<std::thread> threads;
-  for (int i = 1; i < n; ++i) threads.emplace_back(body, i);
-  body(0);
-  for (auto& t : threads) t.join();
+  state_->workers->run_all(body);
   bool failed = false;
   for (auto& e : errors) failed = failed || e;
   if (failed)

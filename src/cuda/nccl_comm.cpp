@@ -1,6 +1,7 @@
 // The NCCL communicator: collectives on each rank's context stream.
 //
-// allgatherv is one ncclBroadcast per root inside a group call (NCCL has no allgatherv), and
+// allgatherv is one ncclAllGather when every rank gives the same byte count, else one
+// ncclBroadcast per root inside a group call (NCCL has no allgatherv), and
 // alltoallv one ncclSend/ncclRecv pair per peer inside a group call: NCCL schedules the
 // pairs together, over NVLink (or PCIe, or the network) as the topology allows. Host values
 // travel through a small device buffer.
@@ -9,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +77,7 @@ class nccl_comm final : public communicator {
       ctx_.copy_from_host(slot, mine, bytes);
       PARPRIM_NCCL_CHECK(ctx_.name(), who,
                          ncclAllGather(slot, staging, bytes, ncclUint8, comm_, stream_of(ctx_)));
+      ctx_.synchronize();  // wait here, not inside the pageable copy below
       ctx_.copy_to_host(all, staging, total);
     } catch (...) {
       ctx_.deallocate(staging, total);
@@ -88,6 +91,15 @@ class nccl_comm final : public communicator {
     const char* who = "communicator::allgatherv";
     check_ctx(ctx, bytes, who);
     use_device(who);
+    // Equal parts: one collective instead of P broadcasts (the distributed reduce and scans
+    // exchange one total per rank this way, in place).
+    const bool equal_parts =
+        std::all_of(bytes.begin(), bytes.end(), [&](std::size_t b) { return b == bytes[0]; });
+    if (equal_parts && bytes[0] > 0) {
+      PARPRIM_NCCL_CHECK(ctx_.name(), who,
+                         ncclAllGather(send, recv, bytes[0], ncclUint8, comm_, stream_of(ctx_)));
+      return;
+    }
     std::size_t offset = 0;
     PARPRIM_NCCL_CHECK(ctx_.name(), who, ncclGroupStart());
     for (int root = 0; root < size_; ++root) {

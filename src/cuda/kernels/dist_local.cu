@@ -1,5 +1,6 @@
 // CUDA side of the distributed algorithms' element-wise steps (core/dist_local.hpp): a
-// grid-stride prefix combine, a position count, and one binary search per splitter candidate.
+// grid-stride prefix combine, a position count, one binary search per splitter candidate,
+// and a merge-path merge of two sorted runs (with their values).
 #include <algorithm>
 #include <cstring>
 
@@ -47,6 +48,19 @@ __global__ void count_at_most_kernel(const U* keys, std::int64_t n, detail::key_
     else hi = mid;
   }
   counts[j] = lo;
+}
+
+// Outputs per thread of the merge: the merge-path search (log2 n steps) is paid once per 8.
+constexpr int merge_items_per_thread = 8;
+
+template <class U, class W>
+__global__ void merge_runs_kernel(const U* keys, std::int64_t mid, std::int64_t n, U* out,
+                                  const W* values_in, W* values_out, detail::key_order order) {
+  const std::int64_t d =
+      (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * merge_items_per_thread;
+  if (d < n)
+    detail::merge_stretch(keys, mid, n, d, merge_items_per_thread, out, values_in, values_out,
+                          order);
 }
 
 }  // namespace
@@ -99,10 +113,37 @@ void count_at_most(const context& ctx, span<const K> sorted, detail::key_order o
   ctx.deallocate(scratch, 2 * bytes);
 }
 
+template <class K>
+void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
+                const void* values_in, void* values_out, std::size_t value_bytes,
+                detail::key_order order) {
+  using namespace cuda_kernels;
+  using U = detail::key_word_t<K>;
+  const char* who = "dist::merge_runs";
+  use_device(ctx, who);
+  const std::int64_t threads = ceil_div(keys.size(), merge_items_per_thread);
+  const auto blocks = static_cast<unsigned>(ceil_div(threads, dist_threads));
+  auto launch = [&](auto* vin, auto* vout) {
+    merge_runs_kernel<<<blocks, dist_threads, 0, stream_of(ctx)>>>(
+        reinterpret_cast<const U*>(keys.data()), mid, keys.size(), reinterpret_cast<U*>(out.data()),
+        vin, vout, order);
+  };
+  // Values move as 4- or 8-byte words: 4 kernels serve every key and value type.
+  if (value_bytes == 8)
+    launch(static_cast<const std::uint64_t*>(values_in), static_cast<std::uint64_t*>(values_out));
+  else if (value_bytes == 4)
+    launch(static_cast<const std::uint32_t*>(values_in), static_cast<std::uint32_t*>(values_out));
+  else
+    launch(static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr));
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
 #define PARPRIM_INSTANTIATE(T)                                                            \
   template void apply_prefix<T>(const context&, span<T>, T, op);                          \
   template void count_at_most<T>(const context&, span<const T>, detail::key_order,        \
-                                 const std::vector<std::uint64_t>&, std::vector<std::int64_t>&);
+                                 const std::vector<std::uint64_t>&, std::vector<std::int64_t>&); \
+  template void merge_runs<T>(const context&, span<const T>, std::int64_t, span<T>,          \
+                              const void*, void*, std::size_t, detail::key_order);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 
