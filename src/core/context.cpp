@@ -9,7 +9,7 @@
 #include <new>
 
 #include "core/context_state.hpp"
-#include "core/validate.hpp"
+#include "parprim/detail/validate.hpp"
 #include "parprim/device_info.hpp"
 #include "parprim/error.hpp"
 
