@@ -96,6 +96,10 @@ sanitize_jobs() {
           echo "$tool $bin *cuda_split_1bit*:RadixSortEdges.*:-*Huge*" ;;
         test_dot|test_gemm|test_raytrace) echo "$tool $bin *:-*Huge*:*Large*" ;;
         test_dot_race) echo "$tool $bin DotRaceDemo.Parprim*" ;;
+        test_public_api_cuda) echo "$tool $bin PublicApiNvcc.*Gpu*" ;;
+        # Host-only suites, the >2^31-element suite, and the fault tests (which fill the GPU
+        # and fault on purpose) have nothing for a sanitizer.
+        test_merge_sort|test_sort_by_key|test_runs_large|test_gpu_faults) ;;
         test_context|test_errors|test_transform_fn|test_user_transform|test_large)
           [ "$tool" = memcheck ] && echo "$tool $bin $gpu_cases" ;;
         *) echo "$tool $bin $gpu_cases" ;;
