@@ -88,8 +88,10 @@ TEST(NbodyInit, PlummerIsInNbodyUnitsAndVirialEquilibrium) {
   const auto d = nbody::measure(*sys);
   EXPECT_NEAR(d.mass, 1.0, 1e-12);
   EXPECT_NEAR(std::hypot(d.px, d.py, d.pz), 0.0, 1e-12);  // centre-of-mass frame
-  // Sampling noise of 4096 bodies: a few percent.
-  EXPECT_NEAR(d.total, -0.25, 0.02);
+  // Sampling noise of 4096 bodies. Unsoftened close pairs make the potential heavy-tailed on
+  // the bound side: over 120 fresh seeds the total reached -0.2728 (0.023 off), so a 0.02
+  // bound failed about one run in twenty; 0.04 leaves room for that tail.
+  EXPECT_NEAR(d.total, -0.25, 0.04);
   EXPECT_NEAR(d.virial_ratio(), 1.0, 0.1);
   double cx = 0;
   for (std::size_t i = 0; i < b.mass.size(); ++i) cx += b.mass[i] * b.x[i];
