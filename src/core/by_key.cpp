@@ -11,16 +11,7 @@ template <class K, class V>
 std::int64_t reduce_by_key(const context& ctx, span<const K> keys, span<const V> values,
                            span<K> keys_out, span<V> values_out, op o, workspace* ws) {
   detail::checker c(ctx, "reduce_by_key");
-  c.valid(keys, "keys");
-  c.valid(values, "values");
-  c.valid(keys_out, "keys_out");
-  c.valid(values_out, "values_out");
-  c.same_size(keys.size(), "keys", values.size(), "values");
-  c.no_overlap(keys, "keys", keys_out, "keys_out", false);
-  c.no_overlap(keys, "keys", values_out, "values_out", false);
-  c.no_overlap(values, "values", keys_out, "keys_out", false);
-  c.no_overlap(values, "values", values_out, "values_out", false);
-  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+  detail::check_pairs_in_out(c, keys, values, keys_out, values_out);
   c.known_option(o, op::max, "op");
   detail::check_workspace(c, ws);
   if (keys.size() == 0) return 0;

@@ -69,4 +69,22 @@ inline void check_workspace(const checker& c, workspace* ws) {
   if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
 }
 
+// The argument checks shared by the primitives that read (keys, values) and write one
+// (key, value) per run: four valid spans, equal input sizes, and no output overlapping an
+// input or the other output.
+template <class K, class V>
+void check_pairs_in_out(checker& c, span<const K> keys, span<const V> values, span<K> keys_out,
+                        span<V> values_out) {
+  c.valid(keys, "keys");
+  c.valid(values, "values");
+  c.valid(keys_out, "keys_out");
+  c.valid(values_out, "values_out");
+  c.same_size(keys.size(), "keys", values.size(), "values");
+  c.no_overlap(keys, "keys", keys_out, "keys_out", false);
+  c.no_overlap(keys, "keys", values_out, "values_out", false);
+  c.no_overlap(values, "values", keys_out, "keys_out", false);
+  c.no_overlap(values, "values", values_out, "values_out", false);
+  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+}
+
 }  // namespace parprim::detail
