@@ -49,6 +49,17 @@ struct search_args {
   detail::key_order<U> ord;
 };
 
+// r[j] = sorted[c0 + j * threads + tid] where that lies below hi.
+template <class U>
+__device__ __forceinline__ void load_chunk(const U* sorted, std::int64_t c0, std::int64_t hi,
+                                           U (&r)[tuning::stage_items]) {
+#pragma unroll
+  for (int j = 0; j < tuning::stage_items; ++j) {
+    const std::int64_t k = c0 + j * tuning::threads + int(threadIdx.x);
+    if (k < hi) r[j] = sorted[k];
+  }
+}
+
 // Streams sorted[lo, hi) through shared memory; resolves each query of q (ordered images)
 // whose answer lies in the current chunk.
 template <class U, bool Upper>
@@ -65,20 +76,18 @@ __device__ void search_staged(const search_args<U>& p, std::int64_t lo, std::int
     result[k] = hi;
     open[k] = k < valid;
   }
+  // The next chunk's loads are issued before this chunk is searched, so they overlap.
+  U r[tuning::stage_items];
+  load_chunk(p.sorted, lo, hi, r);
   for (std::int64_t c0 = lo; c0 < hi; c0 += chunk) {
     const int len = hi - c0 < chunk ? int(hi - c0) : chunk;
-    U r[tuning::stage_items];
-#pragma unroll
-    for (int j = 0; j < tuning::stage_items; ++j) {
-      const int k = j * threads + tid;
-      if (k < len) r[j] = p.sorted[c0 + k];
-    }
 #pragma unroll
     for (int j = 0; j < tuning::stage_items; ++j) {
       const int k = j * threads + tid;
       if (k < len) keys[k] = detail::ordered_bits(r[j], p.ord.kind, p.ord.descending);
     }
     __syncthreads();
+    if (c0 + chunk < hi) load_chunk(p.sorted, c0 + chunk, hi, r);
     const U last = keys[len - 1];
 #pragma unroll
     for (int k = 0; k < tuning::items; ++k) {
