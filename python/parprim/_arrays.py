@@ -30,17 +30,15 @@ _KDLCPU, _KDLCUDA, _KDLCUDAHOST, _KDLCUDAMANAGED = 1, 2, 3, 13
 
 
 class Array:
-    """One argument of a call: the caller's object and what the extension needs of it."""
+    """One argument of a call: the caller's object and what the extension needs of it (code:
+    the element type's code in the extension, -1 for a type it does not take)."""
 
-    __slots__ = ("obj", "lib", "ptr", "shape", "size", "dtype", "device", "stream", "keep")
+    __slots__ = ("obj", "lib", "ptr", "shape", "size", "dtype", "code", "device", "stream", "keep")
 
     def __init__(self, obj, lib, ptr, shape, size, dtype, device, stream=None, keep=None):
         self.obj, self.lib, self.ptr, self.shape, self.size = obj, lib, ptr, shape, size
-        self.dtype, self.device, self.stream, self.keep = dtype, device, stream, keep
-
-    @property
-    def code(self):
-        return DTYPE_CODES[self.dtype]
+        self.dtype, self.code, self.device = dtype, DTYPE_CODES.get(dtype, -1), device
+        self.stream, self.keep = stream, keep
 
 
 def backend_name(device):
@@ -89,6 +87,9 @@ def _from_cupy(obj, fn, name):
 
 
 def _from_numpy(obj, fn, name, writable):
+    ptr, code = _core.host_buffer(obj, writable)
+    if code >= 0:  # the common case, without a Python-level look at flags or dtype
+        return Array(obj, "numpy", ptr, obj.shape, obj.size, ALL_DTYPES[code], -1)
     if not obj.flags.c_contiguous:
         _refuse(fn, -1, "%s is not C-contiguous (shape %s, strides %s); pass "
                 "numpy.ascontiguousarray(%s) to copy it" % (name, obj.shape, obj.strides, name))
@@ -204,8 +205,13 @@ def _stream_handle(stream):
                                % type(stream).__name__)
 
 
+_TORCH_RAW_STREAM = []  # torch._C._cuda_getCurrentRawStream (or None), looked up once
+
+
 def _torch_current_stream(torch, device):
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if not _TORCH_RAW_STREAM:
+        _TORCH_RAW_STREAM.append(getattr(torch._C, "_cuda_getCurrentRawStream", None))
+    raw = _TORCH_RAW_STREAM[0]
     if raw is not None:
         return raw(device)
     return torch.cuda.current_stream(device).cuda_stream
@@ -287,8 +293,10 @@ def output(fn, like, out, name, shape, dtype, stream):
     if out is None:
         return empty(fn, like, shape, dtype)
     arr = adapt(out, fn, name, stream, writable=True)
-    check_same_dtype(fn, arr, name, dtype)
-    check_same_device(fn, like, [(name, arr)])
+    if arr.dtype != dtype:
+        check_same_dtype(fn, arr, name, dtype)
+    if arr.device != like.device:
+        check_same_device(fn, like, [(name, arr)])
     return out, arr
 
 

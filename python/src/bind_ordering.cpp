@@ -22,24 +22,6 @@ using count = std::int64_t;
 
 #define PARPRIM_PY_INDEX_TYPES std::int32_t, std::int64_t
 
-// The radix sorts work in place; a sort into another array first copies the input there
-// (stream-ordered on the same context).
-template <class T>
-void copy_into(const context& ctx, const char* who, const char* what, address from, count n_from,
-               address to, count n_to) {
-  if (n_from != n_to)
-    throw error(errc::invalid_argument, std::string("parprim.") + who + " [" + ctx.name() + "]: " +
-                                            what + " has " + std::to_string(n_from) +
-                                            " elements but its output has " + std::to_string(n_to));
-  if (from != to && n_from > 0)
-    ctx.copy(reinterpret_cast<void*>(to), reinterpret_cast<const void*>(from),
-             static_cast<std::size_t>(n_from) * sizeof(T));
-}
-
-sort_order order_of(bool descending) {
-  return descending ? sort_order::descending : sort_order::ascending;
-}
-
 void sort_keys(int device, address stream, int dtype, address in, count n_in, address out,
                count n_out, bool descending, int begin_bit, int end_bit, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
