@@ -75,7 +75,8 @@ def _from_torch(obj, fn, name, torch):
     if not obj.is_contiguous():
         _refuse(fn, device, "%s is not contiguous (shape %s, strides %s); pass %s.contiguous() "
                 "to copy it" % (name, tuple(obj.shape), obj.stride(), name))
-    return Array(obj, "torch", obj.data_ptr(), tuple(obj.shape), obj.numel(), dtype, device)
+    # torch.Size is a tuple already.
+    return Array(obj, "torch", obj.data_ptr(), obj.shape, obj.numel(), dtype, device)
 
 
 def _from_cupy(obj, fn, name):
