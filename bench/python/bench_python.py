@@ -255,6 +255,17 @@ def bench_cpu(results, n, warmup, reps):
             wall_ms(theirs, warmup, reps), "wall clock, %d threads" % parprim.build_info()["cpu_threads"])
 
 
+def bench_cpu_overhead(results, calls):
+    """What the Python layer adds to a call on NumPy arrays: reduce(out=) of 1,024 float32 from
+    Python and the same reduce_into loop from C++, on the same context."""
+    x = np.random.default_rng(7).random(1024, dtype=np.float32)
+    out = np.empty((), np.float32)
+    cpp = _core.time_reduce_calls(-1, 0, x.ctypes.data, x.size, out.ctypes.data, calls) * 1e6
+    py = per_call_us(lambda: parprim.reduce(x, out=out), lambda: None, calls)
+    results.append({"benchmark": "cpu_per_call_overhead", "n": x.size, "calls": calls,
+                    "cpp_us": cpp, "python_out_us": py, "python_above_cpp_us": py - cpp})
+
+
 # ---- report --------------------------------------------------------------------------------
 
 def markdown(report):
@@ -273,10 +284,14 @@ def markdown(report):
                   "tensors)%s." % (o["python_above_cpp_us"], o["python_alloc_above_cpp_us"],
                                    "; %.2f us with out= on CuPy arrays" % (o["python_cupy_out_us"] - o["cpp_us"])
                                    if "python_cupy_out_us" in o else ""), ""]
+    for o in (r for r in report["results"] if r["benchmark"] == "cpu_per_call_overhead"):
+        lines += ["CPU backend, NumPy arrays: C++ reduce_into %.2f us, parprim.reduce(out=) %.2f us "
+                  "per call of %d float32: %.2f us above C++." % (
+                      o["cpp_us"], o["python_out_us"], o["n"], o["python_above_cpp_us"]), ""]
     lines += ["## Throughput", "", "| benchmark | type | n | parprim ms | yardstick | yardstick ms | speedup | note |",
               "|---|---|---:|---:|---|---:|---:|---|"]
     for r in report["results"]:
-        if r["benchmark"] == "per_call_overhead":
+        if r["benchmark"] in ("per_call_overhead", "cpu_per_call_overhead"):
             continue
         lines.append("| %s | %s | 2^%d | %.3f | %s | %.3f | %s | %s |" % (
             r["benchmark"], r["type"], int(np.log2(r["n"])), r["parprim_ms"], r["yardstick"],
@@ -306,6 +321,7 @@ def main():
         bench_top_k(results, 1 << (20 if q else 27), args.warmup, args.reps)
         bench_unique(results, 1 << (20 if q else 26), args.warmup, args.reps)
     if not args.skip_cpu:  # NumPy's sorts take seconds at 2^25: fewer repetitions there
+        bench_cpu_overhead(results, 2000 if q else 20000)
         bench_cpu(results, 1 << (16 if q else 25), 1, max(3, args.reps // 3))
     versions = "parprim %s (%s), numpy %s, torch %s, cupy %s, Python %s" % (
         info["version"], info["backends"], np.__version__,
