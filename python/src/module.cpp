@@ -82,10 +82,11 @@ nb::tuple describe_dlpack(nb::ndarray<> a) {
 }
 
 // Address and element-type code (dtype_code) of a host array through the buffer protocol: one C
-// call, where NumPy's __array_interface__ builds a dictionary per call (about 1 us of the
-// per-call budget). The code is -1 for an element type parprim does not take (byte-swapped
-// included), -2 for an array that is not C-contiguous and -3 for a read-only array when
-// `writable` is asked; the Python layer then words the refusal.
+// call, where NumPy's __array_interface__ builds a dictionary and dtype.name runs Python code
+// (together tens of times this call's cost, timed with NumPy 2.4). The code is -1 for an
+// element type parprim does not take (byte-swapped included), -2 for an array that is not
+// C-contiguous and -3 for a read-only array when `writable` is asked; the Python layer then
+// words the refusal.
 nb::tuple host_buffer(nb::handle obj, bool writable) {
   Py_buffer view;
   int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
