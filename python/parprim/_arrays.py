@@ -71,7 +71,7 @@ def _from_torch(obj, fn, name, torch):
                 % (name, obj.device))
     if not _TORCH_DTYPES:
         _TORCH_DTYPES.update(_torch_dtypes(torch))
-    dtype = _TORCH_DTYPES.get(obj.dtype, str(obj.dtype).replace("torch.", ""))
+    dtype = _TORCH_DTYPES.get(obj.dtype) or str(obj.dtype).replace("torch.", "")
     if not obj.is_contiguous():
         _refuse(fn, device, "%s is not contiguous (shape %s, strides %s); pass %s.contiguous() "
                 "to copy it" % (name, tuple(obj.shape), obj.stride(), name))
@@ -79,12 +79,25 @@ def _from_torch(obj, fn, name, torch):
     return Array(obj, "torch", obj.data_ptr(), obj.shape, obj.numel(), dtype, device)
 
 
+# NumPy dtypes of the supported types (native byte order), by value: a lookup here costs a
+# hundredth of dtype.name, which NumPy computes in Python on every access.
+_NUMPY_NAMES = {np.dtype(name): name for name in ALL_DTYPES}
+
+
+def _numpy_dtype_name(dt):
+    name = _NUMPY_NAMES.get(dt)
+    if name is not None:
+        return name
+    return dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
+
+
 def _from_cupy(obj, fn, name):
     device = obj.device.id
     if not obj.flags.c_contiguous:
         _refuse(fn, device, "%s is not C-contiguous (shape %s, strides %s); pass "
                 "cupy.ascontiguousarray(%s) to copy it" % (name, obj.shape, obj.strides, name))
-    return Array(obj, "cupy", obj.data.ptr, obj.shape, obj.size, obj.dtype.name, device)
+    return Array(obj, "cupy", obj.data.ptr, obj.shape, obj.size, _numpy_dtype_name(obj.dtype),
+                 device)
 
 
 def _from_numpy(obj, fn, name, writable):
@@ -96,9 +109,8 @@ def _from_numpy(obj, fn, name, writable):
                 "numpy.ascontiguousarray(%s) to copy it" % (name, obj.shape, obj.strides, name))
     if writable and not obj.flags.writeable:
         _refuse(fn, -1, "%s is read-only but the call writes to it" % name)
-    dt = obj.dtype
-    dtype = dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
-    return Array(obj, "numpy", obj.__array_interface__["data"][0], obj.shape, obj.size, dtype, -1)
+    return Array(obj, "numpy", obj.__array_interface__["data"][0], obj.shape, obj.size,
+                 _numpy_dtype_name(obj.dtype), -1)
 
 
 def _c_strides(shape, itemsize):
@@ -122,8 +134,8 @@ def _from_cuda_array_interface(obj, cai, fn, name):
             _refuse(fn, device, "%s is not C-contiguous (shape %s, strides %s)"
                     % (name, shape, tuple(strides)))
     size = int(np.prod(shape)) if shape else 1
-    dtype = dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
-    return Array(obj, "cai", ptr, shape, size, dtype, device, stream=cai.get("stream"))
+    return Array(obj, "cai", ptr, shape, size, _numpy_dtype_name(dt), device,
+                 stream=cai.get("stream"))
 
 
 def _from_dlpack(obj, fn, name, stream):
