@@ -245,6 +245,9 @@ def call_stream(arr, stream):
     if stream is not None:
         return _stream_handle(stream)
     if arr.lib == "torch":
+        raw = _TORCH_RAW_STREAM[0] if _TORCH_RAW_STREAM else None
+        if raw is not None:  # the common case, without another call level
+            return raw(arr.device)
         return _torch_current_stream(sys.modules["torch"], arr.device)
     if arr.lib == "cupy":
         return _cupy_current_stream(sys.modules["cupy"], arr.device)

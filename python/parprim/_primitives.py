@@ -89,9 +89,15 @@ def reduce(x, op="plus", *, algorithm="production", out=None, stream=None):
     algorithm: one of REDUCE_ALGORITHMS (the course's ladder; "production" is the default)."""
     fn = "reduce"
     a, s = _input(fn, stream, "x", x, ALL_DTYPES)
-    code = _choice(fn, a.device, "op", op, _OPS)
+    # The per-call overhead's benchmark call: the options are looked up inline, and _choice
+    # (which words the refusal) is only called for a name it does not know.
+    code = _OPS.get(op)
+    if code is None:
+        _choice(fn, a.device, "op", op, _OPS)
     result, o = output(fn, a, out, "out", (), a.dtype, stream)
-    alg = _choice(fn, a.device, "algorithm", algorithm, REDUCE_ALGORITHMS)
+    alg = REDUCE_ALGORITHMS.get(algorithm)
+    if alg is None:
+        _choice(fn, a.device, "algorithm", algorithm, REDUCE_ALGORITHMS)
     _core.reduce_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code, alg)
     return result if out is not None else _scalar_result(a, result)
 
