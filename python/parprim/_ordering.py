@@ -65,6 +65,32 @@ def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, index_dtype="i
     return out
 
 
+def merge_sort(keys, *, out=None, stream=None):
+    """Stable comparison sort (merge sort, ascending by <) of a 1-D array of any element type.
+    NaN keys have no place in < and end up in an unspecified order: use sort() for floats with
+    NaNs. Returns a new sorted array, or sorts into `out` (out=keys: in place)."""
+    fn = "merge_sort"
+    k, s = _input(fn, stream, "keys", keys, ALL_DTYPES)
+    check_1d(fn, k, "keys")
+    out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
+    _core.merge_sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size)
+    return out
+
+
+def merge_sort_pairs(keys, values, *, keys_out=None, values_out=None, stream=None):
+    """merge_sort carrying int64 values (say, the positions arange(n)) with their keys.
+    Returns (sorted keys, values in the same order)."""
+    fn = "merge_sort_pairs"
+    (k, v), s = _inputs(fn, stream, [("keys", keys), ("values", values)], ALL_DTYPES)
+    check_dtype(fn, v, "values", ("int64",))
+    check_1d(fn, k, "keys"), check_1d(fn, v, "values")
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    _core.merge_sort_pairs(k.device, s, k.code, k.ptr, k.size, v.ptr, v.size, ko.ptr, ko.size,
+                           vo.ptr, vo.size)
+    return keys_out, values_out
+
+
 def gather(values, indices, *, out=None, check=True, stream=None):
     """out[i] = values[indices[i]] (1-D values, int32 or int64 indices of any shape; out has
     the indices' size). An index outside [0, len(values)) raises OutOfRangeError (an
