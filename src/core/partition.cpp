@@ -53,7 +53,7 @@ std::int64_t run_select(const context& ctx, span<const T> in, span<T> out, predi
 #endif
   (void)ws;
   const std::int64_t count =
-      detail::cpu::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
+      cpu_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
   if (count_out) *count_out = count;
   return count;
 }

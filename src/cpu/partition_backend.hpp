@@ -1,4 +1,4 @@
-// The OpenMP backend's split. Front ends call these after
+// The OpenMP backend's copy_if/partition with the built-in predicates, and its split. Front ends call these after
 // validating arguments (n > 0, sizes and options checked).
 #pragma once
 
@@ -9,6 +9,12 @@
 #include "parprim/span.hpp"
 
 namespace parprim::cpu_backend {
+
+// detail::cpu::select (parprim/detail/cpu/partition.hpp) with the predicate's compare chosen
+// once per call; returns the count.
+template <class T>
+std::int64_t select(const context& ctx, span<const T> in, span<T> out,
+                    const detail::predicate_eval<T>& pred, bool partition);
 
 // Stable split into f.buckets buckets; bucket_offsets (null or buckets + 1 values) receives
 // the first position of each bucket, then n.
