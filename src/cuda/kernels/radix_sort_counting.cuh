@@ -1,0 +1,142 @@
+// Keys-only sorts of 2-byte keys over all 16 bits (radix_sort.cu): a counting sort. With only
+// 65536 distinct images, the count of each image gives the sorted keys outright, as the fill
+// does for 1-byte keys (radix_sort_histogram.cuh): equal images are identical bits
+// (ordered_bits is a bijection), so order among equal keys is moot. One read of the keys and
+// one write, where Onesweep reads and writes them twice and adds a histogram read; CUB's
+// DeviceRadixSort on u16 keys runs its two 8-bit passes (bench/results).
+//
+// Kernels, in stream order:
+//   1. histogram  65536 counters, 32-bit, split in two halves of 128 KiB of shared memory:
+//                 the blocks come in pairs that read the same keys at the same time (the
+//                 second read comes from L2), each counting the images of its half
+//   2. scan       where each image starts (one block)
+//   3. fill       each block writes a contiguous range of the output, 8 keys per 16-byte
+//                 store, finding the image of each position by binary search of the starts
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/kernels/radix_sort_common.cuh"
+
+namespace parprim::cuda_kernels::onesweep {
+
+constexpr int wide_images = 1 << 16;
+constexpr int wide_half = wide_images / 2;
+constexpr int wide_hist_threads = 1024;
+constexpr int wide_hist_shared_bytes = wide_half * int(sizeof(unsigned));
+constexpr int wide_scan_threads = 1024;
+constexpr int wide_fill_threads = 256;
+constexpr int wide_fill_groups = 4;  // 8-key groups per thread: 8192 keys per block
+
+// ---- 1. Histogram of the 16-bit images, one half per block ------------------------------------
+// Block b counts the images whose top bit is b % 2, reading keys as block pair b / 2 of
+// gridDim.x / 2 pairs. Counts are 32-bit in shared memory (a pair sees at most n / pairs keys)
+// and 64-bit in `hist`.
+__global__ void __launch_bounds__(wide_hist_threads)
+    wide_histogram(const std::uint16_t* keys, std::int64_t n, key_params kp,
+                   unsigned long long* hist /* [wide_images], zeroed */) {
+  extern __shared__ unsigned s_counts[];  // [wide_half]
+  for (int i = threadIdx.x; i < wide_half; i += wide_hist_threads) s_counts[i] = 0;
+  __syncthreads();
+  const unsigned half = blockIdx.x & 1u;
+  const std::int64_t pair = blockIdx.x >> 1, pairs = gridDim.x >> 1;
+  auto count = [&](std::uint16_t raw) {
+    const unsigned image = detail::ordered_bits(raw, kp.kind, kp.descending);
+    if ((image >> 15) == half) atomicAdd(&s_counts[image & (wide_half - 1)], 1u);
+  };
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % sizeof(uint4) == 0;
+  const std::int64_t vectors = aligned ? n / 8 : 0;
+  const uint4* vkeys = reinterpret_cast<const uint4*>(keys);
+  for (std::int64_t v = pair * wide_hist_threads + threadIdx.x; v < vectors;
+       v += pairs * wide_hist_threads) {
+    const uint4 w = vkeys[v];
+    const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      count(std::uint16_t(words[j] & 0xffffu));
+      count(std::uint16_t(words[j] >> 16));
+    }
+  }
+  for (std::int64_t i = vectors * 8 + pair * wide_hist_threads + threadIdx.x; i < n;
+       i += pairs * wide_hist_threads)
+    count(keys[i]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < wide_half; i += wide_hist_threads)
+    if (s_counts[i]) atomicAdd(&hist[half * wide_half + i], (unsigned long long)s_counts[i]);
+}
+
+// ---- 2. Where each image starts: start[i] for i < wide_images, start[wide_images] = n -------
+__global__ void __launch_bounds__(wide_scan_threads)
+    wide_scan(const unsigned long long* hist, long long* start, std::int64_t n) {
+  constexpr int per_thread = wide_images / wide_scan_threads;
+  __shared__ long long warp_totals[wide_scan_threads / 32];
+  const int first = threadIdx.x * per_thread;
+  long long own = 0;
+  for (int i = 0; i < per_thread; ++i) own += (long long)hist[first + i];
+  long long at = block_exclusive_sum(own, warp_totals);
+  for (int i = 0; i < per_thread; ++i) {
+    start[first + i] = at;
+    at += (long long)hist[first + i];
+  }
+  if (threadIdx.x == 0) start[wide_images] = n;
+}
+
+// The image at output position `pos`: the last i in [lo, hi] with start[i] <= pos, given
+// start[lo] <= pos.
+__device__ __forceinline__ int image_at(const long long* start, int lo, int hi, std::int64_t pos) {
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (start[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// ---- 3. Fill: block b writes positions [b * block_keys, (b + 1) * block_keys) -----------------
+__global__ void __launch_bounds__(wide_fill_threads)
+    wide_fill(const long long* start /* [wide_images + 1] */, std::int64_t n, key_params kp,
+              std::uint16_t* keys) {
+  constexpr std::int64_t block_keys = std::int64_t(wide_fill_threads) * wide_fill_groups * 8;
+  __shared__ int s_range[2];  // the images at the block's first and last positions
+  const std::int64_t block_first = std::int64_t(blockIdx.x) * block_keys;
+  const std::int64_t block_last = min(block_first + block_keys, n) - 1;
+  if (threadIdx.x == 0) {
+    s_range[0] = image_at(start, 0, wide_images - 1, block_first);
+    s_range[1] = image_at(start, s_range[0], wide_images - 1, block_last);
+  }
+  __syncthreads();
+  const int lo = s_range[0], hi = s_range[1];
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % sizeof(uint4) == 0;
+  // Consecutive threads take consecutive groups of 8 keys: each store instruction of a warp
+  // covers 512 contiguous bytes.
+#pragma unroll
+  for (int g = 0; g < wide_fill_groups; ++g) {
+    const std::int64_t first = block_first + (std::int64_t(g) * wide_fill_threads + threadIdx.x) * 8;
+    if (first > block_last) break;
+    int image = image_at(start, lo, hi, first);
+    long long next = start[image + 1];
+    std::uint16_t out[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      if (first + j >= next && first + j <= block_last) {  // a later image: search past it
+        image = image_at(start, image + 1, hi, first + j);
+        next = start[image + 1];
+      }
+      out[j] = detail::original_bits(std::uint16_t(image), kp.kind, kp.descending);
+    }
+    if (aligned && first + 8 <= n) {
+      uint4 v;
+      v.x = unsigned(out[0]) | unsigned(out[1]) << 16;
+      v.y = unsigned(out[2]) | unsigned(out[3]) << 16;
+      v.z = unsigned(out[4]) | unsigned(out[5]) << 16;
+      v.w = unsigned(out[6]) | unsigned(out[7]) << 16;
+      *reinterpret_cast<uint4*>(keys + first) = v;
+    } else {
+      for (int j = 0; j < 8 && first + j < n; ++j) keys[first + j] = out[j];
+    }
+  }
+}
+
+}  // namespace parprim::cuda_kernels::onesweep
