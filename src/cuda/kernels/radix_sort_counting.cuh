@@ -11,7 +11,7 @@
 //                 second read comes from L2), each counting the images of its half
 //   2. scan       where each image starts (one block)
 //   3. fill       each block writes a contiguous range of the output, 8 keys per 16-byte
-//                 store, finding the image of each position by binary search of the starts
+//                 store, finding the image of each position by searching the starts
 #pragma once
 
 #include <cuda_runtime.h>
@@ -83,46 +83,72 @@ __global__ void __launch_bounds__(wide_scan_threads)
   if (threadIdx.x == 0) start[wide_images] = n;
 }
 
-// The image at output position `pos`: the last i in [lo, hi] with start[i] <= pos, given
-// start[lo] <= pos.
-__device__ __forceinline__ int image_at(const long long* start, int lo, int hi, std::int64_t pos) {
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (start[mid] <= pos) lo = mid;
-    else hi = mid - 1;
+// The image at output position `pos` (0 <= pos < n), by one warp: the last i with
+// start[i] <= pos. Each round, the 32 lanes probe 32 evenly spaced starts of the remaining
+// range (nondecreasing, so the probes at or below pos are a prefix of the lanes, lane 0's
+// always among them): 65536 images take 4 dependent rounds instead of 16 loads.
+__device__ __forceinline__ int image_at_by_warp(const long long* start, std::int64_t pos, int lane) {
+  int lo = 0, len = wide_images;  // the answer lies in [lo, lo + len)
+  while (len > 1) {
+    const int step = (len + 31) / 32;
+    const int probe = lo + lane * step;
+    const bool at_or_below = lane * step < len && start[probe] <= pos;
+    const int last = 31 - __clz(__ballot_sync(full_mask, at_or_below));
+    lo += last * step;
+    len = min(step, len - last * step);
   }
   return lo;
 }
 
 // ---- 3. Fill: block b writes positions [b * block_keys, (b + 1) * block_keys) -----------------
+// Two warps find the images at the block's first and last positions; when few images lie
+// between (dense keys), their starts are staged in shared memory, so each thread's search for
+// its 8 keys runs there.
+constexpr int wide_fill_stage = 1024;  // starts staged per block
+
 __global__ void __launch_bounds__(wide_fill_threads)
     wide_fill(const long long* start /* [wide_images + 1] */, std::int64_t n, key_params kp,
               std::uint16_t* keys) {
   constexpr std::int64_t block_keys = std::int64_t(wide_fill_threads) * wide_fill_groups * 8;
   __shared__ int s_range[2];  // the images at the block's first and last positions
+  __shared__ long long s_start[wide_fill_stage];
   const std::int64_t block_first = std::int64_t(blockIdx.x) * block_keys;
   const std::int64_t block_last = min(block_first + block_keys, n) - 1;
-  if (threadIdx.x == 0) {
-    s_range[0] = image_at(start, 0, wide_images - 1, block_first);
-    s_range[1] = image_at(start, s_range[0], wide_images - 1, block_last);
+  if (threadIdx.x < 64) {
+    const int which = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int image = image_at_by_warp(start, which ? block_last : block_first, lane);
+    if (lane == 0) s_range[which] = image;
   }
   __syncthreads();
   const int lo = s_range[0], hi = s_range[1];
+  const bool staged = hi + 2 - lo <= wide_fill_stage;  // starts lo .. hi + 1
+  if (staged)
+    for (int i = threadIdx.x; i < hi + 2 - lo; i += wide_fill_threads) s_start[i] = start[lo + i];
+  __syncthreads();
+  auto start_of = [&](int image) { return staged ? s_start[image - lo] : start[image]; };
+  // The last image i in [a, b] with start_of(i) <= pos, given start_of(a) <= pos.
+  auto image_at = [&](int a, int b, std::int64_t pos) {
+    while (a < b) {
+      const int mid = (a + b + 1) / 2;
+      if (start_of(mid) <= pos) a = mid;
+      else b = mid - 1;
+    }
+    return a;
+  };
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % sizeof(uint4) == 0;
   // Consecutive threads take consecutive groups of 8 keys: each store instruction of a warp
   // covers 512 contiguous bytes.
-#pragma unroll
   for (int g = 0; g < wide_fill_groups; ++g) {
     const std::int64_t first = block_first + (std::int64_t(g) * wide_fill_threads + threadIdx.x) * 8;
     if (first > block_last) break;
-    int image = image_at(start, lo, hi, first);
-    long long next = start[image + 1];
+    int image = image_at(lo, hi, first);
+    long long next = start_of(image + 1);
     std::uint16_t out[8];
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       if (first + j >= next && first + j <= block_last) {  // a later image: search past it
-        image = image_at(start, image + 1, hi, first + j);
-        next = start[image + 1];
+        image = image_at(image + 1, hi, first + j);
+        next = start_of(image + 1);
       }
       out[j] = detail::original_bits(std::uint16_t(image), kp.kind, kp.descending);
     }
