@@ -287,7 +287,7 @@ TEST_P(RadixSort, KeysI16U16F16EverySizeAndOrder) {
 // Keys-only sorts of 2-byte keys over all 16 bits are counting sorts on the GPU (a histogram
 // of the 65536 images, their starts, a fill): every distribution, a few million keys (many
 // histogram block pairs and fill blocks), and keys that start off a 16-byte boundary (the
-// scalar load and store paths); the untouched key before them must stay as it was.
+// scalar load and store paths; the untouched key before them must stay as it was).
 template <class K>
 void keys_every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t n = capped(alg == sort_algorithm::split_1bit ? 20'011 : 100'003);
@@ -320,6 +320,10 @@ TEST_P(RadixSort, Keys2ByteEveryDistribution) {
     keys_off_alignment<std::uint16_t>(c, alg(), n, seed_ + std::uint64_t(n));
     keys_off_alignment<f16>(c, alg(), n, seed_ + std::uint64_t(n) + 1);
   }
+  // A part of the bits: keys-only 2-byte sorts then run Onesweep passes.
+  for (std::int64_t n : {std::int64_t(8833), capped(100'003)})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<std::uint16_t>(c, alg(), n, {o, 3, 15, dist::uniform}, seed_ + std::uint64_t(n) + int(o));
   if (alg() == sort_algorithm::onesweep) {
     check_sort<std::uint16_t>(c, alg(), capped(3'000'017), {}, seed_ + 3);
     check_sort<f16>(c, alg(), capped(3'000'017), {sort_order::descending, 0, -1, dist::special}, seed_ + 4);

@@ -11,8 +11,8 @@
 //                 and publish the tile's digit counts (ranking first, or counting first and
 //                 ranking after the publication: rank_method in radix_sort_common.cuh), find
 //                 the tile's place among the keys of each digit by decoupled look-back over
-//                 the predecessor tiles, then scatter
-//                 through shared memory so that writes of equal digits are contiguous
+//                 the predecessor tiles, then scatter through shared memory so that writes
+//                 of equal digits are contiguous
 //   4. copy back  when an odd number of passes ran, the result is in the temporary buffer
 //
 // A keys-only sort of 1-byte keys over all 8 bits needs no pass: the digit counts give the
@@ -61,8 +61,6 @@ static rank_method pass_rank_method(const context& ctx, const char* who) {
                                           " (expected ballot, counts or masks)");
 }
 
-// tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
-// smaller ones to reach the multi-segment path with small inputs.
 // Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, their starts, fill.
 static void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
   const char* who = "radix_sort";
@@ -97,6 +95,8 @@ static void counting_sort_16(const context& ctx, const detail::sort_request& r, 
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
+// tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
+// smaller ones to reach the multi-segment path with small inputs.
 template <class U, class W, bool HasValues>
 void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws,
                    std::int64_t tiles_per_segment) {
