@@ -324,7 +324,8 @@ TEST_P(RadixSort, Keys2ByteEveryDistribution) {
   for (std::int64_t n : {std::int64_t(8833), capped(100'003)})
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       check_sort<std::uint16_t>(c, alg(), n, {o, 3, 15, dist::uniform}, seed_ + std::uint64_t(n) + int(o));
-  if (alg() == sort_algorithm::onesweep) {
+  // Many histogram block pairs and fill blocks: the GPU's counting sort only.
+  if (alg() == sort_algorithm::onesweep && std::get<0>(GetParam()) == backend::cuda) {
     check_sort<std::uint16_t>(c, alg(), capped(3'000'017), {}, seed_ + 3);
     check_sort<f16>(c, alg(), capped(3'000'017), {sort_order::descending, 0, -1, dist::special}, seed_ + 4);
   }
