@@ -284,6 +284,53 @@ TEST_P(RadixSort, KeysI16U16F16EverySizeAndOrder) {
   keys_every_size<f16>(ctx(), alg(), seed_);
 }
 
+// Keys-only sorts of 2-byte keys over all 16 bits are counting sorts on the GPU (a histogram
+// of the 65536 images, their starts, a fill): every distribution, a few million keys (many
+// histogram block pairs and fill blocks), and keys that start off a 16-byte boundary (the
+// scalar load and store paths; the untouched key before them must stay as it was).
+template <class K>
+void keys_every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
+  const std::int64_t n = capped(alg == sort_algorithm::split_1bit ? 20'011 : 100'003);
+  for (dist d : {dist::uniform, dist::few_distinct, dist::all_equal, dist::special, dist::sorted,
+                 dist::reversed})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<K>(ctx, alg, n, {o, 0, -1, d}, seed + int(d) * 2 + int(o));
+}
+
+template <class K>
+void keys_off_alignment(const context& ctx, sort_algorithm alg, std::int64_t n, std::uint64_t seed) {
+  const std::string where = std::string(key_name<K>()) + " keys from element 1, n=" + std::to_string(n);
+  const auto keys = make_keys<K>(n + 1, seed, dist::uniform);
+  const std::vector<K> tail(keys.begin() + 1, keys.end());
+  const auto perm = reference::stable_sort_permutation(tail, false, 0, int(sizeof(K) * 8));
+  std::vector<K> want = keys;
+  for (std::size_t j = 0; j < perm.size(); ++j) want[j + 1] = tail[static_cast<std::size_t>(perm[j])];
+  auto kb = buffer<K>::from_host(ctx, keys);
+  radix_sort<K>(ctx, kb.view().subspan(1, n), sort_order::ascending, 0, -1, alg);
+  EXPECT_EQ(count_mismatches(kb.to_host(), want, where, "keys"), 0) << where;
+}
+
+TEST_P(RadixSort, Keys2ByteEveryDistribution) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  keys_every_distribution<std::uint16_t>(c, alg(), seed_);
+  keys_every_distribution<std::int16_t>(c, alg(), seed_ + 1);
+  keys_every_distribution<f16>(c, alg(), seed_ + 2);
+  for (std::int64_t n : {std::int64_t(7), std::int64_t(8199), capped(100'003)}) {
+    keys_off_alignment<std::uint16_t>(c, alg(), n, seed_ + std::uint64_t(n));
+    keys_off_alignment<f16>(c, alg(), n, seed_ + std::uint64_t(n) + 1);
+  }
+  // A part of the bits: keys-only 2-byte sorts then run Onesweep passes.
+  for (std::int64_t n : {std::int64_t(8833), capped(100'003)})
+    for (sort_order o : {sort_order::ascending, sort_order::descending})
+      check_sort<std::uint16_t>(c, alg(), n, {o, 3, 15, dist::uniform}, seed_ + std::uint64_t(n) + int(o));
+  // Many histogram block pairs and fill blocks: the GPU's counting sort only.
+  if (alg() == sort_algorithm::onesweep && std::get<0>(GetParam()) == backend::cuda) {
+    check_sort<std::uint16_t>(c, alg(), capped(3'000'017), {}, seed_ + 3);
+    check_sort<f16>(c, alg(), capped(3'000'017), {sort_order::descending, 0, -1, dist::special}, seed_ + 4);
+  }
+}
+
 template <class K, class V>
 void pairs_some_sizes(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t large = capped(alg == sort_algorithm::split_1bit ? 4097 : 65537);

@@ -104,7 +104,8 @@ TEST(CudaSortSegments, EveryKeyKindAndValueWidth) {
     check_segmented<std::uint64_t, void>(n8, tps, all, false, seed + 4);
     check_segmented<double, std::uint64_t>(n8, tps, all, true, seed + 5);
     check_segmented<std::int64_t, std::uint32_t>(n8, tps, 0xFFFF, false, seed + 6);  // 6 passes skipped
-    // 1- and 2-byte keys: one pass (copied back) and two passes.
+    // 1- and 2-byte keys: one pass (copied back) and two passes (keys-only 2-byte keys over
+    // all 16 bits take the counting sort instead: radix_sort_counting.cuh).
     check_segmented<std::int8_t, std::uint32_t>(n4, tps, all, true, seed + 7);
     check_segmented<f16, std::uint64_t>(n8, tps, all, false, seed + 8);
     check_segmented<std::uint16_t, void>(n4, tps, all, true, seed + 9);

@@ -7,14 +7,17 @@
 //   2. scan       per pass: where each digit starts (exclusive scan over digits), which passes
 //                 are trivial (one digit holds every key: skipped), and which buffer each
 //                 executed pass reads (the ping-pong parity, decided on the device)
-//   3. pass x P   per tile: rank the keys by digit inside the tile (warp-level multisplit),
-//                 publish the tile's digit counts, find the tile's place among the keys of
-//                 each digit by decoupled look-back over the predecessor tiles, then scatter
-//                 through shared memory so that writes of equal digits are contiguous
+//   3. pass x P   per tile: rank the keys by digit inside the tile (warp-level multisplit)
+//                 and publish the tile's digit counts (ranking first, or counting first and
+//                 ranking after the publication: rank_method in radix_sort_common.cuh), find
+//                 the tile's place among the keys of each digit by decoupled look-back over
+//                 the predecessor tiles, then scatter through shared memory so that writes
+//                 of equal digits are contiguous
 //   4. copy back  when an odd number of passes ran, the result is in the temporary buffer
 //
 // A keys-only sort of 1-byte keys over all 8 bits needs no pass: the digit counts give the
-// sorted keys, which a fill kernel writes (radix_sort_histogram.cuh).
+// sorted keys, which a fill kernel writes (radix_sort_histogram.cuh). Keys-only sorts of
+// 2-byte keys over all 16 bits are counting sorts alike (radix_sort_counting.cuh).
 //
 // Keys are raw 8-, 16-, 32- or 64-bit words; the digit is taken from their order-preserving
 // image (core/sort_keys.hpp), so signed, float and descending sorts cost nothing extra and the
@@ -28,10 +31,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "core/sort_keys.hpp"
 #include "parprim/detail/temp_memory.hpp"
+#include "parprim/error.hpp"
 #include "parprim/cuda/detail/launch.cuh"
+#include "cuda/kernels/radix_sort_counting.cuh"
 #include "cuda/kernels/radix_sort_histogram.cuh"
 #include "cuda/kernels/radix_sort_pass.cuh"
 #include "cuda/sort_backend.hpp"
@@ -40,6 +48,53 @@
 namespace parprim::cuda_kernels::onesweep {
 
 // ---- Host side ----------------------------------------------------------------------------------
+// The pass kernel's ranking (rank_method, radix_sort_common.cuh), read once from
+// PARPRIM_RADIX_RANK: unset or "ballot", "counts" or "masks".
+static rank_method pass_rank_method(const context& ctx, const char* who) {
+  static const char* const chosen = std::getenv("PARPRIM_RADIX_RANK");
+  if (chosen == nullptr || chosen[0] == '\0' || std::strcmp(chosen, "ballot") == 0)
+    return rank_method::ballot;
+  if (std::strcmp(chosen, "counts") == 0) return rank_method::counts;
+  if (std::strcmp(chosen, "masks") == 0) return rank_method::masks;
+  throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx.name() +
+                                          "]: PARPRIM_RADIX_RANK=" + chosen +
+                                          " (expected ballot, counts or masks)");
+}
+
+// Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, their starts, fill.
+static void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  const char* who = "radix_sort";
+  cudaStream_t stream = stream_of(ctx);
+  int sms = 0;
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const std::int64_t n = r.n;
+  using detail::align_up;
+  const std::size_t hist_bytes = align_up(std::size_t(wide_images) * sizeof(unsigned long long));
+  const std::size_t start_bytes = align_up(std::size_t(wide_images + 1) * sizeof(long long));
+  detail::temp_memory temp(ctx, ws, hist_bytes + start_bytes);
+  auto* hist = temp.as<unsigned long long>();
+  auto* start = reinterpret_cast<long long*>(temp.as<unsigned char>() + hist_bytes);
+  auto* keys = static_cast<std::uint16_t*>(r.keys);
+  const key_params kp{r.kind, r.descending};
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(hist, 0, hist_bytes, stream));
+
+  // One 128 KiB block per SM, in pairs that read the same keys.
+  const std::int64_t pairs = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(sms / 2, ceil_div(n, std::int64_t(8) * wide_hist_threads)));
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaFuncSetAttribute(wide_histogram, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          wide_hist_shared_bytes));
+  wide_histogram<<<unsigned(2 * pairs), wide_hist_threads, wide_hist_shared_bytes, stream>>>(
+      keys, n, kp, hist);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  wide_scan<<<1, wide_scan_threads, 0, stream>>>(hist, start, n);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  const std::int64_t block_keys = std::int64_t(wide_fill_threads) * wide_fill_groups * 8;
+  wide_fill<<<unsigned(ceil_div(n, block_keys)), wide_fill_threads, 0, stream>>>(start, n, kp, keys);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
 // tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
 // smaller ones to reach the multi-segment path with small inputs.
 template <class U, class W, bool HasValues>
@@ -48,6 +103,10 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   using shape = pass_shape<U, W, HasValues>;
   const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
   use_device(ctx, who);
+  if constexpr (sizeof(U) == 2 && !HasValues) {
+    if (r.begin_bit == 0 && r.end_bit == 16) return counting_sort_16(ctx, r, ws);
+  }
+  const rank_method rank = pass_rank_method(ctx, who);
   cudaStream_t stream = stream_of(ctx);
   int sms = 0;
   PARPRIM_CUDA_CHECK(ctx.name(), who,
@@ -112,13 +171,21 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
     }
   }
   // 3. One kernel per digit and segment; a skipped pass returns at once.
-  constexpr int pass_bytes = pass_shared_bytes<U, W, HasValues>();
+  void (*pass_kernel)(pass_args<U, W>, int) = onesweep_pass<U, W, HasValues, rank_method::ballot>;
+  int pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::ballot>();
+  if (rank == rank_method::counts) {
+    pass_kernel = onesweep_pass<U, W, HasValues, rank_method::counts>;
+    pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::counts>();
+  } else if (rank == rank_method::masks) {
+    pass_kernel = onesweep_pass<U, W, HasValues, rank_method::masks>;
+    pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::masks>();
+  }
   // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
   // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
   constexpr int pass_static_bytes = 64 + (shape::threads / 32) * 4 + radix * int(sizeof(void*));
-  if constexpr (pass_bytes + pass_static_bytes > 48 * 1024) {
+  if (pass_bytes + pass_static_bytes > 48 * 1024) {
     PARPRIM_CUDA_CHECK(ctx.name(), who,
-                       cudaFuncSetAttribute(onesweep_pass<U, W, HasValues>,
+                       cudaFuncSetAttribute(pass_kernel,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
   }
   for (int pass = 0; pass < passes; ++pass) {
@@ -126,7 +193,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
     a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
     for (std::int64_t s = 0; s < segments; ++s) {
       const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
-      onesweep_pass<U, W, HasValues><<<grid, shape::threads, pass_bytes, stream>>>(a, pass);
+      pass_kernel<<<grid, shape::threads, pass_bytes, stream>>>(a, pass);
       PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     }
   }
