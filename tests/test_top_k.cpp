@@ -87,6 +87,49 @@ TEST_P(TopK, MatchesStableSortOracle) {
   check_type<double>(ctx, seed);
 }
 
+// Uniform floats in [0, 1) with repeats: for the k largest the chosen first digit holds a
+// small fraction of n, so CUDA copies the candidates out (in input order, over several copy
+// tiles) and finishes on them; for the k smallest the bottom octaves are thin too. Ties at
+// the k-th key must still go to the earliest positions.
+TEST_P(TopK, FewCandidatesKeepInputOrderAndTies) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 g(seed);
+  const std::int64_t n = std::min<std::int64_t>(100'003, testing::max_test_size());
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = float(g() % 50'000) / 50'000.0f;  // about 2 copies of each value
+  std::vector<std::int32_t> ids(x.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = std::int32_t(i);
+  auto in = buffer<float>::from_host(ctx, x);
+  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  for (bool largest : {true, false}) {
+    const auto ranked = reference::ranked_positions(x, largest);
+    const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+    for (std::int64_t k : {std::int64_t(1), std::int64_t(33), std::int64_t(4099)}) {
+      for (bool sorted : {true, false}) {
+        std::vector<float> want;
+        std::vector<std::int32_t> want_ids;
+        for (auto p : reference::top_k_positions(ranked, k, sorted)) {
+          want.push_back(x[p]);
+          want_ids.push_back(std::int32_t(p));
+        }
+        const std::string where = "k=" + std::to_string(k) + (largest ? " largest" : " smallest") +
+                                  (sorted ? " sorted" : " unsorted");
+        buffer<float> out(ctx, k);
+        top_k<float>(ctx, in, k, out, order, sorted);
+        EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+        buffer<float> kout(ctx, k);
+        buffer<std::int32_t> vout(ctx, k);
+        top_k_pairs<float, std::int32_t>(ctx, in, vin, k, kout, vout, order, sorted);
+        EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+        EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+      }
+    }
+  }
+}
+
 TEST_P(TopK, BadKThrowsAndWritesNothing) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
   context ctx = testing::make_context(GetParam());

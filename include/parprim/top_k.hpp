@@ -12,10 +12,13 @@
 // before anything is written. Precompiled for keys (and values) of i32 u32 i64 u64 f32 f64.
 // Stream-ordered on CUDA.
 //
-// Algorithm: radix select. Histograms of 8-bit digits of the order-preserving key image, most
-// significant digit first, narrow down the k-th key one digit per pass; one more pass counts
-// and places the chosen elements (a stable compaction); then, for sorted output, a radix sort
-// of the k chosen elements only.
+// Algorithm: radix select. Histograms of digits of the order-preserving key image, most
+// significant first (12 bits, then 8), narrow down the k-th key one digit per pass; one more
+// pass counts and places the chosen elements (a stable compaction); then, for sorted output,
+// a radix sort of the k chosen elements only. On CUDA, when the elements at or below the
+// first digit's choice (the candidates) are at most n/8, they are copied out in input order
+// after the first pass and every later pass reads only them (for top_k_pairs the final
+// compaction still reads all n); this costs one wait for a count on the host.
 #pragma once
 
 #include <cstdint>
