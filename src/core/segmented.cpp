@@ -1,8 +1,13 @@
 // Front ends of segmented_reduce and the segmented scans: validate (offsets included), then
-// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source.
+// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
+// segments averaging 1024 elements or more go to the chunked reduce instead
+// (src/cuda/kernels/segmented_reduce.cuh).
 #include "parprim/segmented.hpp"
 
 #include "core/runs_dispatch.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/segmented_backend.hpp"
+#endif
 #include "parprim/types.hpp"
 
 namespace parprim {
@@ -113,6 +118,13 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
            " segments");
   covered range = check_offsets(c, offsets, in.size());
   if (out.size() == 0) return;
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda &&
+      cuda_backend::prefers_chunked_reduce(range.last - range.first, out.size()))
+    return cuda_backend::segmented_reduce_chunked(ctx, in.data(), offsets.data(), out.size(),
+                                                  range.first, range.last, out.data(), init, o,
+                                                  ws);
+#endif
   detail::runs_job<std::uint32_t, T> job;
   job.n = range.last - range.first;
   job.offsets = offsets.data();
