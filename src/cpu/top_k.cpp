@@ -93,10 +93,14 @@ template <class U, class W>
 void segmented_top_k(const context& ctx, const U* in, const W* values,
                      const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
                      W* out_values, detail::key_kind kind, bool largest, bool sorted) {
-  parallel_for(ctx, segments, [&](std::int64_t s) {
+  // Threads by the elements covered, not the segment count; dynamic chunks, as segment
+  // lengths may differ widely.
+  const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
+  for (std::int64_t s = 0; s < segments; ++s) {
     const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
     const std::int64_t m = std::min(k, length);
-    if (m == 0) return;
+    if (m == 0) continue;
     std::vector<std::pair<U, std::int64_t>> v(static_cast<std::size_t>(length));
     for (std::int64_t i = 0; i < length; ++i)
       v[i] = {detail::ordered_bits(in[begin + i], kind, largest), begin + i};
@@ -107,7 +111,7 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
       out[s * k + j] = in[v[j].second];
       if (out_values) out_values[s * k + j] = values[v[j].second];
     }
-  });
+  }
 }
 
 #define PARPRIM_INSTANTIATE(U, W)                                                             \
