@@ -1,7 +1,9 @@
 // segmented_reduce and the segmented scans (by offsets and by flags) against sequential loops
 // (reference/runs_ref.hpp), over backend x type x op x segment shape: all empty, one segment,
 // segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
-// half the data), offsets not starting at 0 or not reaching the end; bad offsets.
+// half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
+// offsets not starting at 0 or not reaching the end; float reproducibility; bad offsets.
+#include <cstring>
 #include <random>
 
 #include "reference/runs_ref.hpp"
@@ -25,6 +27,21 @@ struct shape {
   std::vector<std::int64_t> offsets;
 };
 
+// Segments averaging over 1024 elements (CUDA's chunked reduce takes them): short ones, empty
+// ones, medium ones and ones crossing several 8192-element chunks, mixed.
+std::vector<std::int64_t> long_mixed_offsets(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed ^ 0x5eed);
+  std::vector<std::int64_t> o{0};
+  while (o.back() < n) {
+    const std::uint64_t kind = g() % 10;
+    const std::int64_t len = kind < 3 ? std::int64_t(g() % 33)
+                             : kind < 6 ? 33 + std::int64_t(g() % 3000)
+                                        : 3000 + std::int64_t(g() % 20000);
+    o.push_back(std::min(n, o.back() + len));
+  }
+  return o;
+}
+
 // Segment layouts over n elements.
 std::vector<shape> shapes(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 g(seed);
@@ -43,12 +60,13 @@ std::vector<shape> shapes(std::int64_t n, std::uint64_t seed) {
   while (skewed.offsets.back() < n) skewed.offsets.push_back(std::min(n, skewed.offsets.back() + 1 + std::int64_t(g() % 64)));
   out.push_back(skewed);
   if (n >= 10) out.push_back({"inner_range", {3, 3, 5, n - 4, n - 4}});
+  out.push_back({"long_mixed", long_mixed_offsets(n, seed)});
   return out;
 }
 
 std::vector<std::int64_t> sizes() {
   std::vector<std::int64_t> out;
-  for (std::int64_t n : {0, 1, 2, 33, 2303, 2304, 2305, 4609, 65537, 200'003})
+  for (std::int64_t n : {0, 1, 2, 33, 2303, 2304, 2305, 4609, 8193, 16384, 65537, 200'003})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
 }
@@ -113,6 +131,34 @@ TEST_P(Segmented, MatchesSequentialOracle) {
   check_type<std::uint64_t>(ctx, seed);
   check_type<float>(ctx, seed);
   check_type<double>(ctx, seed);
+}
+
+// Float sums in a fixed order: two calls give the same bits, and each sum is close to the
+// exact one (the order is not the sequential one, so only close).
+TEST_P(Segmented, FloatReduceIsReproducible) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::int64_t n = std::min<std::int64_t>(200'003, testing::max_test_size());
+  std::mt19937_64 g(seed);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
+  auto in = buffer<float>::from_host(ctx, x);
+  for (const auto& offsets : {long_mixed_offsets(n, seed), std::vector<std::int64_t>{0, n}}) {
+    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+    buffer<float> a(ctx, segments), b(ctx, segments);
+    segmented_reduce<float>(ctx, in, off, a, 0.5f);
+    segmented_reduce<float>(ctx, in, off, b, 0.5f);
+    const auto ha = a.to_host(), hb = b.to_host();
+    ASSERT_EQ(0, std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(float)));
+    for (std::int64_t s = 0; s < segments; ++s) {
+      double exact = 0.5;
+      for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) exact += x[i];
+      EXPECT_NEAR(ha[s], exact, 1e-5 * double(offsets[s + 1] - offsets[s]) + 1e-6) << "segment " << s;
+    }
+  }
 }
 
 TEST_P(Segmented, InPlaceScanMatchesOutOfPlace) {

@@ -1,6 +1,8 @@
 // top_k and top_k_pairs against a stable sort of positions (reference/top_k_ref.hpp), over
 // backend x type x n (tile edges) x k (1, small, n/2, n) x largest/smallest x sorted/unsorted,
 // with many ties (ties must go to the earliest positions), NaNs and signed zeros; bad k.
+// segmented_top_k and its pairs form against the oracle per segment; bad offsets and sizes.
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -87,6 +89,49 @@ TEST_P(TopK, MatchesStableSortOracle) {
   check_type<double>(ctx, seed);
 }
 
+// Uniform floats in [0, 1) with repeats: for the k largest the chosen first digit holds a
+// small fraction of n, so CUDA copies the candidates out (in input order, over several copy
+// tiles) and finishes on them; for the k smallest the bottom octaves are thin too. Ties at
+// the k-th key must still go to the earliest positions.
+TEST_P(TopK, FewCandidatesKeepInputOrderAndTies) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 g(seed);
+  const std::int64_t n = std::min<std::int64_t>(100'003, testing::max_test_size());
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = float(g() % 50'000) / 50'000.0f;  // about 2 copies of each value
+  std::vector<std::int32_t> ids(x.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = std::int32_t(i);
+  auto in = buffer<float>::from_host(ctx, x);
+  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  for (bool largest : {true, false}) {
+    const auto ranked = reference::ranked_positions(x, largest);
+    const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+    for (std::int64_t k : {std::int64_t(1), std::int64_t(33), std::int64_t(4099)}) {
+      for (bool sorted : {true, false}) {
+        std::vector<float> want;
+        std::vector<std::int32_t> want_ids;
+        for (auto p : reference::top_k_positions(ranked, k, sorted)) {
+          want.push_back(x[p]);
+          want_ids.push_back(std::int32_t(p));
+        }
+        const std::string where = "k=" + std::to_string(k) + (largest ? " largest" : " smallest") +
+                                  (sorted ? " sorted" : " unsorted");
+        buffer<float> out(ctx, k);
+        top_k<float>(ctx, in, k, out, order, sorted);
+        EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+        buffer<float> kout(ctx, k);
+        buffer<std::int32_t> vout(ctx, k);
+        top_k_pairs<float, std::int32_t>(ctx, in, vin, k, kout, vout, order, sorted);
+        EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+        EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+      }
+    }
+  }
+}
+
 TEST_P(TopK, BadKThrowsAndWritesNothing) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
   context ctx = testing::make_context(GetParam());
@@ -99,6 +144,95 @@ TEST_P(TopK, BadKThrowsAndWritesNothing) {
                         {"top_k", "k=0"});
   testing::expect_error([&] { top_k<float>(ctx, in, 2, out); }, errc::invalid_argument,
                         {"top_k", "out.size()=4 but k=2"});
+  auto host = out.to_host();
+  std::vector<unsigned char> poison(host.size() * sizeof(float), 0x5A);
+  EXPECT_EQ(0, std::memcmp(host.data(), poison.data(), poison.size()));
+}
+
+// Segmented top-k against the same oracle applied to each segment: empty segments, segments
+// shorter than k (all their elements, slots after them untouched), one segment, k = 1 and
+// k = n, offsets not starting at 0; keys and pairs, sorted and in input order.
+template <class K>
+void check_segmented(const context& ctx, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  for (std::int64_t n : {0, 1, 33, 4097, 20'001}) {
+    if (n > testing::max_test_size()) continue;
+    auto x = make_keys<K>(n, seed ^ std::uint64_t(n));
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+    auto in = buffer<K>::from_host(ctx, x);
+    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    std::vector<std::vector<std::int64_t>> layouts{{0, n}, {0}};
+    std::vector<std::int64_t> mixed{std::min<std::int64_t>(n, 2)};
+    while (mixed.back() < n) mixed.push_back(std::min(n, mixed.back() + std::int64_t(g() % 300)));
+    mixed.push_back(n);  // an empty segment at the end
+    layouts.push_back(mixed);
+    for (const auto& offsets : layouts) {
+      const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+      auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+      // k = n up to 4097 (larger k only makes the oracle's vectors larger).
+      for (std::int64_t k : {std::int64_t(1), std::int64_t(7), std::clamp<std::int64_t>(n, 1, 4097)}) {
+        for (bool largest : {true, false}) {
+          for (bool sorted : {true, false}) {
+            const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+            std::vector<K> want(static_cast<std::size_t>(segments * k), K(99));
+            std::vector<std::int32_t> want_ids(want.size(), -1);
+            for (std::int64_t s = 0; s < segments; ++s) {
+              std::vector<K> seg(x.begin() + offsets[s], x.begin() + offsets[s + 1]);
+              const auto ranked = reference::ranked_positions(seg, largest);
+              const std::int64_t m = std::min<std::int64_t>(k, std::int64_t(seg.size()));
+              const auto pos = m ? reference::top_k_positions(ranked, m, sorted) : std::vector<std::int64_t>{};
+              for (std::int64_t j = 0; j < m; ++j) {
+                want[s * k + j] = seg[pos[j]];
+                want_ids[s * k + j] = std::int32_t(offsets[s] + pos[j]);
+              }
+            }
+            const std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) + " segments=" +
+                                      std::to_string(segments) + " k=" + std::to_string(k) +
+                                      (largest ? " largest" : " smallest") + (sorted ? " sorted" : " unsorted");
+            auto out = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
+            segmented_top_k<K>(ctx, in, off, k, out, order, sorted);
+            EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+            auto kout = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
+            auto vout = buffer<std::int32_t>::from_host(ctx, std::vector<std::int32_t>(want.size(), -1));
+            segmented_top_k_pairs<K, std::int32_t>(ctx, in, vin, off, k, kout, vout, order, sorted);
+            EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+            EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(TopK, SegmentedMatchesPerSegmentOracle) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_segmented<std::int32_t>(ctx, seed);
+  check_segmented<float>(ctx, seed);
+  check_segmented<double>(ctx, seed);
+  check_segmented<std::uint64_t>(ctx, seed);
+}
+
+TEST_P(TopK, SegmentedBadArgumentsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto in = buffer<float>::from_host(ctx, {3.0f, 1.0f, 2.0f, 5.0f});
+  auto off = buffer<std::int64_t>::from_host(ctx, {0, 2, 4});
+  auto bad_off = buffer<std::int64_t>::from_host(ctx, {0, 3, 2});
+  auto far_off = buffer<std::int64_t>::from_host(ctx, {0, 2, 5});
+  buffer<float> out(ctx, 4);
+  out.fill_bytes(0x5A);
+  testing::expect_error([&] { segmented_top_k<float>(ctx, in, off, 0, out); }, errc::invalid_argument,
+                        {"segmented_top_k", ctx.name(), "k=0"});
+  testing::expect_error([&] { segmented_top_k<float>(ctx, in, off, 1, out); }, errc::invalid_argument,
+                        {"segmented_top_k", "out.size()=4", "2 segments of k=1"});
+  testing::expect_error([&] { segmented_top_k<float>(ctx, in, bad_off, 2, out); }, errc::invalid_argument,
+                        {"segmented_top_k", "offsets[1]"});
+  testing::expect_error([&] { segmented_top_k<float>(ctx, in, far_off, 2, out); }, errc::invalid_argument,
+                        {"segmented_top_k", "offsets[2]"});
   auto host = out.to_host();
   std::vector<unsigned char> poison(host.size() * sizeof(float), 0x5A);
   EXPECT_EQ(0, std::memcmp(host.data(), poison.data(), poison.size()));

@@ -1,5 +1,6 @@
 // `parprim bench segmented`: segmented_reduce and segmented_inclusive_scan (f32, plus) over
-// segments of 1, 32 and 4096 elements and a power-law mix, vs CUB DeviceSegmentedReduce::Sum
+// segments of 1, 32 and 4096 elements, a power-law mix and one segment holding all n, vs CUB
+// DeviceSegmentedReduce::Sum
 // on the GPU and the sequential oracle on the CPU.
 // `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge, and
 // lower_bound of sorted (and of unsorted) u32 queries into a sorted range 16x larger vs
@@ -69,12 +70,12 @@ void run_segmented(session& s) {
     auto in = buffer<float>::from_host(ctx, x);
     buffer<float> out(ctx, n);
     workspace ws(ctx);
-    for (std::int64_t length : {1, 32, 4096, 0}) {
+    for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(4096), std::int64_t(0), n}) {
       auto offsets = make_offsets(n, length, 17);
       const std::int64_t segments = std::int64_t(offsets.size()) - 1;
       auto off = buffer<std::int64_t>::from_host(ctx, offsets);
       buffer<float> red(ctx, segments);
-      const std::string shape = length == 0 ? "power_law" : "len_" + std::to_string(length);
+      const std::string shape = length == 0 ? "power_law" : length == n ? "one_segment" : "len_" + std::to_string(length);
       double ms = s.time_ms([&] { segmented_reduce<float>(ctx, in, off, red, 0.0f, op::plus, &ws); });
       double yard_ms = nan;
 #if PARPRIM_HAVE_CUDA
@@ -160,7 +161,7 @@ void run_merge_search(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("segmented", "segmented reduce / scan (segments of 1, 32, 4096, power law) vs CUB",
+PARPRIM_BENCH_SUITE("segmented", "segmented reduce / scan (segments of 1, 32, 4096, power law, one segment) vs CUB",
                     46, run_segmented);
 PARPRIM_BENCH_SUITE("merge_search", "merge of two sorted ranges vs thrust::merge; lower_bound vs thrust::lower_bound",
                     47, run_merge_search);

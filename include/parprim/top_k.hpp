@@ -3,6 +3,13 @@
 //   top_k        out = the k largest keys (order = descending) or the k smallest
 //                (order = ascending), k in [1, n]
 //   top_k_pairs  the same for keys, with each value travelling with its key
+//   segmented_top_k, segmented_top_k_pairs
+//                the same in every segment of an offsets array (offsets as in
+//                parprim/segmented.hpp: S + 1 non-decreasing positions into the input, checked
+//                before anything is written). Segment s's results go to out[s*k ...]: its
+//                min(k, length) chosen elements, so a segment shorter than k gives all its
+//                elements (ordered as asked) and the slots after them are left as they were;
+//                an empty segment writes nothing. out.size() must be S * k, k >= 1.
 //
 // Order: radix_sort's (parprim/sort.hpp): numeric, -0.0 below +0.0, NaNs above +inf (so NaNs
 // count as the largest keys). Ties at the k-th key are broken by position: the earliest
@@ -12,10 +19,19 @@
 // before anything is written. Precompiled for keys (and values) of i32 u32 i64 u64 f32 f64.
 // Stream-ordered on CUDA.
 //
-// Algorithm: radix select. Histograms of 8-bit digits of the order-preserving key image, most
-// significant digit first, narrow down the k-th key one digit per pass; one more pass counts
-// and places the chosen elements (a stable compaction); then, for sorted output, a radix sort
-// of the k chosen elements only.
+// Segmented algorithm: on the CPU, one parallel loop over segments, each a partial sort of
+// (key image, position) pairs. On CUDA, a stable segmented_sort_pairs of (key, position) and
+// a slice of each segment's first k positions (then, for unsorted output, a sort of those
+// positions), then a gather: the cost of a segmented sort, plus a copy of the covered keys
+// and positions (4-byte keys there need offsets[S] <= 2^32).
+//
+// Algorithm: radix select. Histograms of digits of the order-preserving key image, most
+// significant first (12 bits, then 8), narrow down the k-th key one digit per pass; one more
+// pass counts and places the chosen elements (a stable compaction); then, for sorted output,
+// a radix sort of the k chosen elements only. On CUDA, when the elements at or below the
+// first digit's choice (the candidates) are at most n/8, they are copied out in input order
+// after the first pass and every later pass reads only them (for top_k_pairs the final
+// compaction still reads all n); this costs one wait for a count on the host.
 #pragma once
 
 #include <cstdint>
@@ -36,5 +52,16 @@ template <class K, class V>
 void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, std::int64_t k,
                  span<K> keys_out, span<V> values_out, sort_order order = sort_order::descending,
                  bool sorted = true, workspace* ws = nullptr);
+
+template <class T>
+void segmented_top_k(const context& ctx, span<const T> in, span<const std::int64_t> offsets,
+                     std::int64_t k, span<T> out, sort_order order = sort_order::descending,
+                     bool sorted = true, workspace* ws = nullptr);
+
+template <class K, class V>
+void segmented_top_k_pairs(const context& ctx, span<const K> keys, span<const V> values,
+                           span<const std::int64_t> offsets, std::int64_t k, span<K> keys_out,
+                           span<V> values_out, sort_order order = sort_order::descending,
+                           bool sorted = true, workspace* ws = nullptr);
 
 }  // namespace parprim

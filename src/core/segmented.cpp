@@ -1,46 +1,22 @@
 // Front ends of segmented_reduce and the segmented scans: validate (offsets included), then
-// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source.
+// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
+// segments averaging 1024 elements or more go to the chunked reduce instead
+// (src/cuda/kernels/segmented_reduce.cuh).
 #include "parprim/segmented.hpp"
 
 #include "core/runs_dispatch.hpp"
+#include "core/segment_offsets.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/segmented_backend.hpp"
+#endif
 #include "parprim/types.hpp"
 
 namespace parprim {
 
 namespace {
 
-// The data range [first, last) the offsets cover, after checking them: non-decreasing and
-// inside [0, n]. Offsets live on the context's backend; CUDA checks them with a kernel.
-struct covered {
-  std::int64_t first = 0;
-  std::int64_t last = 0;
-};
-
-covered check_offsets(const detail::checker& c, span<const std::int64_t> offsets, std::int64_t n) {
-  c.valid(offsets, "offsets");
-  if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
-  const std::int64_t segments = offsets.size() - 1;
-  std::int64_t bad = -1, first = 0, last = 0;
-#if PARPRIM_HAVE_CUDA
-  if (c.ctx().kind() == backend::cuda) {
-    auto v = cuda_backend::check_offsets(c.ctx(), offsets.data(), segments, n);
-    bad = v.bad;
-    first = v.first;
-    last = v.last;
-  }
-#endif
-  if (c.ctx().kind() == backend::cpu) {
-    const std::int64_t* o = offsets.data();
-    for (std::int64_t s = 0; s <= segments && bad < 0; ++s)
-      if (o[s] < 0 || o[s] > n || (s < segments && o[s + 1] < o[s])) bad = s;
-    first = o[0];
-    last = o[segments];
-  }
-  if (bad >= 0)
-    c.fail("offsets[" + std::to_string(bad) + "] or offsets[" + std::to_string(bad + 1) +
-           "] is outside [0, " + std::to_string(n) + "] or the offsets decrease there");
-  return {first, last};
-}
+using detail::check_offsets;
+using detail::covered;
 
 template <class T>
 void segmented_scan_by_offsets(const char* name, const context& ctx, span<const T> in,
@@ -113,6 +89,13 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
            " segments");
   covered range = check_offsets(c, offsets, in.size());
   if (out.size() == 0) return;
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda &&
+      cuda_backend::prefers_chunked_reduce(range.last - range.first, out.size()))
+    return cuda_backend::segmented_reduce_chunked(ctx, in.data(), offsets.data(), out.size(),
+                                                  range.first, range.last, out.data(), init, o,
+                                                  ws);
+#endif
   detail::runs_job<std::uint32_t, T> job;
   job.n = range.last - range.first;
   job.offsets = offsets.data();

@@ -1,9 +1,11 @@
 // Front ends of top_k and top_k_pairs: validate, select the k elements in input order on the
-// backend (radix select on raw key words), then sort those k when asked to.
+// backend (radix select on raw key words), then sort those k when asked to. Segmented top-k:
+// validate, then the backend does all of it.
 #include "parprim/top_k.hpp"
 
 #include <string>
 
+#include "core/segment_offsets.hpp"
 #include "parprim/detail/validate.hpp"
 #include "cpu/top_k_backend.hpp"
 #include "parprim/types.hpp"
@@ -42,7 +44,67 @@ void select_front_end(const detail::checker& c, span<const K> in, const V* value
   cpu_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest);
 }
 
+// Segmented: validate (offsets included), then each backend's segmented top-k.
+template <class K, class V>
+void segmented_front_end(const detail::checker& c, span<const K> in, const V* values,
+                         span<const std::int64_t> offsets, std::int64_t k, span<K> out,
+                         V* out_values, sort_order order, bool sorted, workspace* ws) {
+  const context& ctx = c.ctx();
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.no_overlap(in, "in", out, "out", false);
+  c.known_option(order, sort_order::descending, "order");
+  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  if (k < 1) c.fail("k=" + std::to_string(k) + " but must be >= 1");
+  const std::int64_t segments = offsets.size() - 1;
+  if (offsets.size() >= 1 && (out.size() % k != 0 || out.size() / k != segments))
+    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
+           std::to_string(offsets.size()) + " describes " + std::to_string(segments) +
+           " segments of k=" + std::to_string(k) + " slots");
+  const detail::covered range = detail::check_offsets(c, offsets, in.size());
+  if (segments == 0) return;
+  const bool largest = order == sort_order::descending;
+  using U = detail::key_word_t<K>;
+  using W = detail::key_word_t<V>;
+  auto* xv = reinterpret_cast<const W*>(values);
+  auto* ov = reinterpret_cast<W*>(out_values);
+#if PARPRIM_HAVE_CUDA
+  if (ctx.kind() == backend::cuda) {
+    if (sizeof(K) == 4 && range.last > (std::int64_t(1) << 32))
+      c.fail("offsets[S]=" + std::to_string(range.last) + " but 4-byte keys take positions below 2^32 on CUDA");
+    return cuda_backend::segmented_top_k(ctx, in.data(), xv, offsets.data(), segments, range.first,
+                                         range.last, k, out.data(), ov, largest, sorted, ws);
+  }
+#endif
+  (void)range;
+  cpu_backend::segmented_top_k(ctx, reinterpret_cast<const U*>(in.data()), xv, offsets.data(), segments, k,
+                               reinterpret_cast<U*>(out.data()), ov, detail::kind_of<K>(), largest, sorted);
+}
+
 }  // namespace
+
+template <class T>
+void segmented_top_k(const context& ctx, span<const T> in, span<const std::int64_t> offsets,
+                     std::int64_t k, span<T> out, sort_order order, bool sorted, workspace* ws) {
+  detail::checker c(ctx, "segmented_top_k");
+  segmented_front_end<T, T>(c, in, nullptr, offsets, k, out, nullptr, order, sorted, ws);
+}
+
+template <class K, class V>
+void segmented_top_k_pairs(const context& ctx, span<const K> keys, span<const V> values,
+                           span<const std::int64_t> offsets, std::int64_t k, span<K> keys_out,
+                           span<V> values_out, sort_order order, bool sorted, workspace* ws) {
+  detail::checker c(ctx, "segmented_top_k_pairs");
+  c.valid(values, "values");
+  c.valid(values_out, "values_out");
+  c.same_size(keys.size(), "keys", values.size(), "values");
+  c.same_size(keys_out.size(), "keys_out", values_out.size(), "values_out");
+  c.no_overlap(values, "values", values_out, "values_out", false);
+  c.no_overlap(keys, "keys", values_out, "values_out", false);
+  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+  segmented_front_end<K, V>(c, keys, values.data(), offsets, k, keys_out, values_out.data(), order,
+                            sorted, ws);
+}
 
 template <class T>
 void top_k(const context& ctx, span<const T> in, std::int64_t k, span<T> out, sort_order order,
@@ -70,10 +132,15 @@ void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, s
 
 #define PARPRIM_INSTANTIATE_KV(K, V)                                                          \
   template void top_k_pairs<K, V>(const context&, span<const K>, span<const V>, std::int64_t, \
-                                  span<K>, span<V>, sort_order, bool, workspace*);
+                                  span<K>, span<V>, sort_order, bool, workspace*);            \
+  template void segmented_top_k_pairs<K, V>(const context&, span<const K>, span<const V>,     \
+                                            span<const std::int64_t>, std::int64_t, span<K>,  \
+                                            span<V>, sort_order, bool, workspace*);
 #define PARPRIM_INSTANTIATE(K)                                                                    \
   template void top_k<K>(const context&, span<const K>, std::int64_t, span<K>, sort_order, bool, \
                          workspace*);                                                             \
+  template void segmented_top_k<K>(const context&, span<const K>, span<const std::int64_t>,       \
+                                   std::int64_t, span<K>, sort_order, bool, workspace*);          \
   PARPRIM_INSTANTIATE_KV(K, std::int32_t)                                                         \
   PARPRIM_INSTANTIATE_KV(K, std::uint32_t)                                                        \
   PARPRIM_INSTANTIATE_KV(K, std::int64_t)                                                         \

@@ -1,8 +1,10 @@
 // CPU radix select: per-block digit histograms (8 bits per pass, most significant first) find
 // the k-th smallest selection image t; then a blocked stable compaction takes every element
-// below t and the first `remaining` equal to it. Blocks depend on n only.
+// below t and the first `remaining` equal to it. Blocks depend on n only. Segmented top-k:
+// one partial sort per segment.
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "cpu/parallel.hpp"
@@ -85,9 +87,39 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   });
 }
 
+// Each segment on its own: a partial sort of (image, position) pairs, whose order breaks ties
+// by position as the contract asks; then, for input order, the chosen pairs by position.
+template <class U, class W>
+void segmented_top_k(const context& ctx, const U* in, const W* values,
+                     const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
+                     W* out_values, detail::key_kind kind, bool largest, bool sorted) {
+  // Threads by the elements covered, not the segment count; dynamic chunks, as segment
+  // lengths may differ widely.
+  const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
+  for (std::int64_t s = 0; s < segments; ++s) {
+    const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
+    const std::int64_t m = std::min(k, length);
+    if (m == 0) continue;
+    std::vector<std::pair<U, std::int64_t>> v(static_cast<std::size_t>(length));
+    for (std::int64_t i = 0; i < length; ++i)
+      v[i] = {detail::ordered_bits(in[begin + i], kind, largest), begin + i};
+    std::partial_sort(v.begin(), v.begin() + m, v.end());
+    if (!sorted)
+      std::sort(v.begin(), v.begin() + m, [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (std::int64_t j = 0; j < m; ++j) {
+      out[s * k + j] = in[v[j].second];
+      if (out_values) out_values[s * k + j] = values[v[j].second];
+    }
+  }
+}
+
 #define PARPRIM_INSTANTIATE(U, W)                                                             \
   template void top_k<U, W>(const context&, const U*, const W*, std::int64_t, std::int64_t, U*, \
-                            W*, detail::key_kind, bool);
+                            W*, detail::key_kind, bool);                                        \
+  template void segmented_top_k<U, W>(const context&, const U*, const W*,                       \
+                                      const std::int64_t*, std::int64_t, std::int64_t, U*, W*,   \
+                                      detail::key_kind, bool, bool);
 PARPRIM_INSTANTIATE(std::uint32_t, std::uint32_t)
 PARPRIM_INSTANTIATE(std::uint32_t, std::uint64_t)
 PARPRIM_INSTANTIATE(std::uint64_t, std::uint32_t)

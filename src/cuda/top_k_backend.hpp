@@ -14,4 +14,12 @@ template <class U, class W>
 void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
            U* out, W* out_values, detail::key_kind kind, bool largest, workspace* ws);
 
+// Segmented (kernels/segmented_top_k.cu): K the key type itself (the per-segment sort needs
+// its order), W the value word. Offsets are checked; [first, last) is the range they cover.
+template <class K, class W>
+void segmented_top_k(const context& ctx, const K* in, const W* values,
+                     const std::int64_t* offsets, std::int64_t segments, std::int64_t first,
+                     std::int64_t last, std::int64_t k, K* out, W* out_values, bool largest,
+                     bool sorted, workspace* ws);
+
 }  // namespace parprim::cuda_backend

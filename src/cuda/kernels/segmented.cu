@@ -1,7 +1,12 @@
 // CUDA dispatch of the runs engine with flags or offsets as the head source (segmented_reduce
-// and the segmented scans), and the device check of segment offsets.
+// and the segmented scans), of the chunked segmented_reduce for long segments
+// (segmented_reduce.cuh), and the device check of segment offsets.
+#include <algorithm>
+
 #include "cuda/kernels/runs_launch.cuh"
+#include "cuda/kernels/segmented_reduce.cuh"
 #include "cuda/runs_backend.hpp"
+#include "cuda/segmented_backend.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {
@@ -33,6 +38,39 @@ std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::ui
   return launch<head_source::offsets>(ctx, job, unused_eq, runtime_op<V>{job.o}, ws, "segmented");
 }
 
+template <class T>
+void segmented_reduce_chunked(const context& ctx, const T* in, const std::int64_t* offsets,
+                              std::int64_t segments, std::int64_t first, std::int64_t last,
+                              T* out, T init, op o, workspace* ws) {
+  using namespace cuda_kernels;
+  using tuning = cuda_tuning::segmented_reduce_tuning;
+  using op_t = runs::runtime_op<T>;
+  const char* who = "segmented_reduce";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  const std::int64_t chunks = std::max<std::int64_t>(1, ceil_div(last - first, tuning::chunk));
+  const std::size_t partial_bytes = detail::align_up(std::size_t(chunks) * sizeof(T));
+  const std::size_t arrival_bytes = detail::align_up(std::size_t(chunks) * sizeof(unsigned));
+  detail::temp_memory temp(ctx, ws, 2 * partial_bytes + arrival_bytes);
+  auto* base = temp.as<unsigned char>();
+  auto* arrivals = reinterpret_cast<unsigned*>(base + 2 * partial_bytes);
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(arrivals, 0, arrival_bytes, stream));
+  const segmented::chunk_args<T, op_t> a{in,
+                                         offsets,
+                                         segments,
+                                         first,
+                                         last,
+                                         chunks,
+                                         init,
+                                         op_t{o},
+                                         out,
+                                         reinterpret_cast<T*>(base),
+                                         reinterpret_cast<T*>(base + partial_bytes),
+                                         arrivals};
+  segmented::reduce_chunks_kernel<T, op_t><<<unsigned(chunks), tuning::threads, 0, stream>>>(a);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
                               std::int64_t segments, std::int64_t limit) {
   using namespace cuda_kernels;
@@ -56,7 +94,10 @@ offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
 #define PARPRIM_INSTANTIATE(V)                                                            \
   template std::int64_t runs_by_segments<V>(const context&,                               \
                                             const detail::runs_job<std::uint32_t, V>&,    \
-                                            workspace*);
+                                            workspace*);          \
+  template void segmented_reduce_chunked<V>(const context&, const V*, const std::int64_t*, \
+                                            std::int64_t, std::int64_t, std::int64_t, V*, V, \
+                                            op, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

@@ -1,12 +1,35 @@
-// CUDA dispatch of the radix select behind top_k (top_k.cuh).
+// CUDA dispatch of the radix select behind top_k (top_k.cuh): the first-digit pass over n,
+// the candidate copy (the shared look-back copy_if), the later digit passes and the final
+// stable compaction.
 #include <algorithm>
+#include <vector>
 
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/partition.cuh"
 #include "cuda/kernels/top_k.cuh"
 #include "cuda/top_k_backend.hpp"
 
 namespace parprim::cuda_backend {
+
+namespace {
+
+// The 8-bit passes after the 12-bit first digit, most significant first; the last one
+// overlaps bits already fixed (harmless: histogram_kernel keeps only keys matching the prefix,
+// so only digits that agree with it are counted). u32: 12, 4, 0.
+template <class U>
+std::vector<int> later_shifts() {
+  using tuning = cuda_kernels::top_k::tuning;
+  std::vector<int> shifts;
+  const int bits = int(sizeof(U)) * 8;
+  for (int shift = bits - tuning::first_digit_bits - tuning::digit_bits; shift > 0;
+       shift -= tuning::digit_bits)
+    shifts.push_back(shift);
+  shifts.push_back(0);
+  return shifts;
+}
+
+}  // namespace
 
 template <class U, class W>
 void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
@@ -21,31 +44,62 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
                      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
   const std::int64_t tiles = ceil_div(n, tuning::tile);
   const std::size_t state_bytes = detail::align_up(sizeof(select_state<U>));
-  const std::size_t hist_bytes = detail::align_up(256 * sizeof(unsigned long long));
+  const std::size_t hist_bytes = detail::align_up(tuning::first_bins * sizeof(unsigned long long));
   detail::temp_memory temp(ctx, ws, state_bytes + hist_bytes + detail::align_up(std::size_t(tiles) * sizeof(counts)));
   auto* base = temp.as<unsigned char>();
   auto* state = reinterpret_cast<select_state<U>*>(base);
   auto* hist = reinterpret_cast<unsigned long long*>(base + state_bytes);
   auto* tile_counts = reinterpret_cast<counts*>(base + state_bytes + hist_bytes);
 
-  // state = {prefix 0, mask 0, remaining k}; histogram zeroed.
-  select_state<U> start{U(0), U(0), static_cast<long long>(k)};
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemcpyAsync(state, &start, sizeof(start), cudaMemcpyHostToDevice, stream));
+  // First pass over all n: the top digit. state = {prefix 0, mask 0, remaining k}.
+  select_state<U> host{U(0), U(0), static_cast<long long>(k), 0};
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemcpyAsync(state, &host, sizeof(host), cudaMemcpyHostToDevice, stream));
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(hist, 0, hist_bytes, stream));
   const std::int64_t grid = std::min<std::int64_t>(ceil_div(n, tuning::threads),
                                                    std::int64_t(sms) * tuning::histogram_blocks_per_sm);
-  for (int shift = int(sizeof(U)) * 8 - tuning::digit_bits; shift >= 0; shift -= tuning::digit_bits) {
-    histogram_kernel<U><<<unsigned(grid), tuning::threads, 0, stream>>>(in, n, kind, largest, shift, state, hist);
+  const int first_shift = int(sizeof(U)) * 8 - tuning::first_digit_bits;
+  first_histogram_kernel<U><<<unsigned(grid), tuning::threads, 0, stream>>>(in, n, kind, largest, first_shift, hist);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  pick_first_digit_kernel<U><<<1, 256, 0, stream>>>(state, hist, first_shift);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  ctx.copy_to_host(&host, state, sizeof(host));
+
+  // Copy the candidates out, in input order, when they are few: every later pass, and for
+  // keys alone the final compaction too, then reads them instead of n. They come from the
+  // context's caching allocator (the workspace holds the state above).
+  const U* src = in;
+  std::int64_t src_n = n;
+  const bool copy_candidates = host.candidates <= n / tuning::candidate_divisor;
+  detail::temp_memory candidates(ctx, nullptr, copy_candidates ? std::size_t(host.candidates) * sizeof(U) : 0);
+  if (copy_candidates) {
+    const candidate_pred<U> pred{kind, largest, first_shift, U(host.prefix >> first_shift)};
+    copy_if_pass(ctx, stream, span<const U>(in, n), span<U>(candidates.as<U>(), host.candidates), pred,
+                 nullptr, nullptr, who);
+    src = candidates.as<U>();
+    src_n = host.candidates;
+  }
+  const std::int64_t src_grid = std::min<std::int64_t>(ceil_div(src_n, tuning::threads),
+                                                       std::int64_t(sms) * tuning::histogram_blocks_per_sm);
+  for (int shift : later_shifts<U>()) {
+    histogram_kernel<U><<<unsigned(src_grid), tuning::threads, 0, stream>>>(src, src_n, kind, largest, shift, state, hist);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     pick_digit_kernel<U><<<1, 256, 0, stream>>>(state, hist, shift);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   }
-  count_kernel<U><<<unsigned(tiles), tuning::threads, 0, stream>>>(in, n, kind, largest, state, tile_counts);
+
+  // The final stable compaction: over the candidates for keys alone (they hold every chosen
+  // key, in input order); over all n when values travel with them.
+  if (values) {
+    src = in;
+    src_n = n;
+  }
+  const std::int64_t src_tiles = ceil_div(src_n, tuning::tile);
+  count_kernel<U><<<unsigned(src_tiles), tuning::threads, 0, stream>>>(src, src_n, kind, largest, state, tile_counts);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  scan_counts_kernel<<<1, tuning::scan_threads, 0, stream>>>(tile_counts, tiles);
+  scan_counts_kernel<<<1, tuning::scan_threads, 0, stream>>>(tile_counts, src_tiles);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  place_kernel<U, W><<<unsigned(tiles), tuning::threads, 0, stream>>>(in, values, n, kind, largest, state,
-                                                                      tile_counts, out, out_values);
+  place_kernel<U, W><<<unsigned(src_tiles), tuning::threads, 0, stream>>>(src, values, src_n, kind, largest, state,
+                                                                          tile_counts, out, out_values);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 

@@ -1,7 +1,13 @@
 // Radix select for top_k: the k-th smallest selection image t (the image of sort_keys.hpp,
-// inverted for the k largest), found one 8-bit digit per pass from the most significant, then
-// a stable compaction of the elements below t and the first `remaining` equal to t.
+// inverted for the k largest), found one digit per pass from the most significant (a 12-bit
+// first digit, then 8-bit digits), then a stable compaction of the elements below t and the
+// first `remaining` equal to t.
 //
+//   first_histogram_kernel  histogram of the 12-bit top digit over all n (4096 shared bins);
+//   pick_first_digit_kernel one block: the digit holding the k-th element, and the number of
+//                     elements at or below it (the candidates: every chosen element is one);
+//   candidate_pred    the copy_if predicate that keeps the candidates in input order, so that
+//                     the later passes read a small fraction of n (top_k.cu);
 //   histogram_kernel  digit histogram of the elements whose higher digits match the prefix
 //                     found so far (256 shared-memory bins per block, one global atomic per
 //                     non-empty bin and block);
@@ -11,8 +17,9 @@
 //   scan_counts_kernel one block: exclusive scan of the tile counts in tile order;
 //   place_kernel      per tile: each thread's position from the tile prefix and a block
 //                     scan of the per-thread counts, then the writes (input order).
-// Everything stays on the device: no host round trip between passes. Passes read n keys
-// each: 4 (u32) or 8 (u64) histogram passes, then 2 for the compaction.
+// One host round trip, after the first pass, reads the candidate count (top_k.cu). Full
+// passes over n: the first histogram and the candidate copy_if; the other passes read only the
+// candidates (keys only) or the candidates and then n twice for the final compaction (pairs).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +38,7 @@ struct select_state {
   U prefix;
   U mask;
   long long remaining;
+  long long candidates;  // elements whose first digit is at or below the chosen one
 };
 
 struct counts {
@@ -63,6 +71,24 @@ __global__ void __launch_bounds__(tuning::threads)
     if (bins[d]) atomicAdd(&hist[d], static_cast<unsigned long long>(bins[d]));
 }
 
+// The first pass: no prefix to match yet, and a wider digit. With 12 bits a float's sign,
+// exponent and 3 mantissa bits form the digit, so uniform data in [0, 1) leaves 1/16 of n or
+// less as candidates (8 bits: 1/2, since the top octave alone holds half the values).
+template <class U>
+__global__ void __launch_bounds__(tuning::threads)
+    first_histogram_kernel(const U* in, std::int64_t n, detail::key_kind kind, bool largest,
+                           int shift, unsigned long long* hist) {
+  __shared__ unsigned bins[tuning::first_bins];
+  for (int d = threadIdx.x; d < tuning::first_bins; d += blockDim.x) bins[d] = 0;
+  __syncthreads();
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    atomicAdd(&bins[detail::ordered_bits(in[i], kind, largest) >> shift], 1u);
+  __syncthreads();
+  for (int d = threadIdx.x; d < tuning::first_bins; d += blockDim.x)
+    if (bins[d]) atomicAdd(&hist[d], static_cast<unsigned long long>(bins[d]));
+}
+
 struct ull_plus {
   __device__ __forceinline__ unsigned long long operator()(unsigned long long a,
                                                            unsigned long long b) const {
@@ -89,6 +115,48 @@ __global__ void __launch_bounds__(256)
   }
   hist[d] = 0;
 }
+
+// One block of 256 threads, each owning first_bins / 256 consecutive bins: a scan of the
+// per-thread sums, then the owner of the bin that holds the k-th element sets the state.
+// Clears the histogram for the 8-bit passes.
+template <class U>
+__global__ void __launch_bounds__(256)
+    pick_first_digit_kernel(select_state<U>* state, unsigned long long* hist, int shift) {
+  constexpr int per_thread = tuning::first_bins / 256;
+  using scan = cuda_prim::block_scan<unsigned long long, ull_plus, 256>;
+  __shared__ typename scan::storage s;
+  const int first = threadIdx.x * per_thread;
+  unsigned long long mine = 0;
+  for (int j = 0; j < per_thread; ++j) mine += hist[first + j];
+  unsigned long long inclusive, before, total;
+  scan::scan(s, mine, ull_plus{}, inclusive, before, total);
+  const unsigned long long remaining = static_cast<unsigned long long>(state->remaining);
+  __syncthreads();  // every thread has read state before the chosen one updates it
+  for (int j = 0; j < per_thread; ++j) {
+    const unsigned long long count = hist[first + j];
+    if (before < remaining && remaining <= before + count) {
+      state->prefix = U(first + j) << shift;
+      state->mask = U(tuning::first_bins - 1) << shift;
+      state->remaining = static_cast<long long>(remaining - before);
+      state->candidates = static_cast<long long>(before + count);
+    }
+    before += count;
+    hist[first + j] = 0;
+  }
+}
+
+// Keeps the elements whose first digit is at or below the chosen one: all the chosen elements
+// and the rest of the chosen digit's bucket.
+template <class U>
+struct candidate_pred {
+  detail::key_kind kind;
+  bool largest;
+  int shift;
+  U digit;
+  __device__ __forceinline__ bool operator()(U raw) const {
+    return (detail::ordered_bits(raw, kind, largest) >> shift) <= digit;
+  }
+};
 
 // Below / equal to the threshold, one element.
 template <class U>

@@ -1,0 +1,124 @@
+// CUDA segmented top-k by composition: a stable segmented sort of (key, position) puts each
+// segment's chosen elements first (ties by position, as the contract asks); a slice keeps the
+// first min(k, length) positions of every segment in slots s*k ...; for input order those
+// positions are sorted per segment; a gather writes keys and values.
+#include <algorithm>
+#include <type_traits>
+
+#include "parprim/cuda/detail/check.hpp"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/detail/temp_memory.hpp"
+#include "parprim/segmented_sort.hpp"
+#include "cuda/top_k_backend.hpp"
+#include "parprim/types.hpp"
+
+namespace parprim::cuda_kernels::segmented_top_k {
+
+constexpr int threads = 256;
+constexpr std::int64_t max_blocks = std::int64_t(1) << 20;  // grid-stride beyond
+
+template <class P>
+__global__ void __launch_bounds__(threads)
+    positions_kernel(P* positions, std::int64_t first, std::int64_t last) {
+  for (std::int64_t i = first + std::int64_t(blockIdx.x) * threads + threadIdx.x; i < last;
+       i += std::int64_t(gridDim.x) * threads)
+    positions[i] = P(i);
+}
+
+// Slot i = s*k + j: the segment's j-th position in sorted order when j < min(k, length), else
+// 0 (never read back); and the offsets of the slots in use, [s*k, s*k + m) per segment, with
+// the unused tail of each as a segment of its own.
+template <class P>
+__global__ void __launch_bounds__(threads)
+    slice_kernel(const P* sorted_positions, const std::int64_t* offsets, std::int64_t segments,
+                 std::int64_t k, P* chosen, std::int64_t* chosen_offsets) {
+  const std::int64_t slots = segments * k;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x; i < slots;
+       i += std::int64_t(gridDim.x) * threads) {
+    const std::int64_t s = i / k, j = i - s * k;
+    const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
+    const std::int64_t m = length < k ? length : k;
+    chosen[i] = j < m ? sorted_positions[begin + j] : P(0);
+    if (j == 0) {
+      chosen_offsets[2 * s] = s * k;
+      chosen_offsets[2 * s + 1] = s * k + m;
+    }
+    if (i == 0) chosen_offsets[2 * segments] = slots;
+  }
+}
+
+template <class K, class W, class P>
+__global__ void __launch_bounds__(threads)
+    gather_kernel(const K* in, const W* values, const std::int64_t* offsets,
+                  std::int64_t segments, std::int64_t k, const P* chosen, K* out, W* out_values) {
+  const std::int64_t slots = segments * k;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * threads + threadIdx.x; i < slots;
+       i += std::int64_t(gridDim.x) * threads) {
+    const std::int64_t s = i / k, j = i - s * k;
+    if (j >= offsets[s + 1] - offsets[s]) continue;
+    const P p = chosen[i];
+    out[i] = in[p];
+    if (out_values) out_values[i] = values[p];
+  }
+}
+
+inline unsigned grid_for(std::int64_t n) {
+  return unsigned(std::max<std::int64_t>(1, std::min(ceil_div(n, threads), max_blocks)));
+}
+
+}  // namespace parprim::cuda_kernels::segmented_top_k
+
+namespace parprim::cuda_backend {
+
+template <class K, class W>
+void segmented_top_k(const context& ctx, const K* in, const W* values,
+                     const std::int64_t* offsets, std::int64_t segments, std::int64_t first,
+                     std::int64_t last, std::int64_t k, K* out, W* out_values, bool largest,
+                     bool sorted, workspace* ws) {
+  using namespace cuda_kernels;
+  using namespace cuda_kernels::segmented_top_k;
+  using P = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+  const char* who = "segmented_top_k";
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  // Keys and positions at their own indices, so the caller's offsets apply unchanged. From
+  // the caching allocator: the sorts below take the workspace.
+  detail::temp_memory keys(ctx, nullptr, std::size_t(last) * sizeof(K));
+  detail::temp_memory positions(ctx, nullptr, std::size_t(last) * sizeof(P));
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaMemcpyAsync(keys.as<K>() + first, in + first, std::size_t(last - first) * sizeof(K),
+                                     cudaMemcpyDeviceToDevice, stream));
+  positions_kernel<P><<<grid_for(last - first), threads, 0, stream>>>(positions.as<P>(), first, last);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  const span<const std::int64_t> offs(offsets, segments + 1);
+  const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+  segmented_sort_pairs<K, P>(ctx, span<K>(keys.as<K>(), last), span<P>(positions.as<P>(), last), offs,
+                             order, ws);
+
+  const std::int64_t slots = segments * k;
+  detail::temp_memory chosen(ctx, nullptr, std::size_t(slots) * sizeof(P));
+  detail::temp_memory chosen_offsets(ctx, nullptr, std::size_t(2 * segments + 1) * sizeof(std::int64_t));
+  slice_kernel<P><<<grid_for(slots), threads, 0, stream>>>(positions.as<P>(), offsets, segments, k,
+                                                           chosen.as<P>(), chosen_offsets.as<std::int64_t>());
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  if (!sorted)
+    segmented_sort<P>(ctx, span<P>(chosen.as<P>(), slots),
+                      span<const std::int64_t>(chosen_offsets.as<std::int64_t>(), 2 * segments + 1),
+                      sort_order::ascending, ws);
+  gather_kernel<K, W, P><<<grid_for(slots), threads, 0, stream>>>(in, values, offsets, segments, k,
+                                                                  chosen.as<P>(), out, out_values);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+#define PARPRIM_INSTANTIATE_W(K, W)                                                            \
+  template void segmented_top_k<K, W>(const context&, const K*, const W*, const std::int64_t*, \
+                                      std::int64_t, std::int64_t, std::int64_t, std::int64_t,   \
+                                      K*, W*, bool, bool, workspace*);
+#define PARPRIM_INSTANTIATE(K)                 \
+  PARPRIM_INSTANTIATE_W(K, std::uint32_t)      \
+  PARPRIM_INSTANTIATE_W(K, std::uint64_t)
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
+#undef PARPRIM_INSTANTIATE_W
+
+}  // namespace parprim::cuda_backend
