@@ -4,23 +4,26 @@
 // Each fixed-size block (one per task, independent of the thread count) is handled by one
 // thread in three steps: (1) count its selected elements, (2) an exclusive scan of the counts
 // gives each block its write positions, (3) each block writes its elements in input order.
-// Stable by construction. The predicate is evaluated twice per element.
+// Stable by construction (the reversed partition writes its rejected run backwards from the
+// end). The predicate is evaluated twice per element.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::detail::cpu {
 
 inline constexpr std::int64_t select_block = 1 << 16;
 
-// Selected elements to out[0..count) in order; with `partition`, the rejected ones follow in
-// order. Returns count.
+// Selected elements to out[0..count) in order, the rejected ones after them as `mode` says
+// (select_mode.hpp). Returns count.
 template <class T, class Pred>
-std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred, bool partition) {
+std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred,
+                    select_mode mode) {
   const std::int64_t n = in.size();
   if (n == 0) return 0;
   const T* x = in.data();
@@ -41,13 +44,25 @@ std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred
     c = total;
     total += t;
   }
-  // Step 3: write in input order.
+  // Step 3: write in input order. The reversed layout puts the r-th rejected element
+  // (counting from 0 in input order) at n - 1 - r.
   blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     std::int64_t so = selected[static_cast<std::size_t>(b)];
-    std::int64_t ro = total + (s - so);
-    for (std::int64_t i = s; i < e; ++i) {
-      if (pred(x[i])) y[so++] = x[i];
-      else if (partition) y[ro++] = x[i];
+    if (mode == select_mode::compact) {
+      for (std::int64_t i = s; i < e; ++i)
+        if (pred(x[i])) y[so++] = x[i];
+    } else if (mode == select_mode::stable_partition) {
+      std::int64_t ro = total + (s - so);
+      for (std::int64_t i = s; i < e; ++i) {
+        if (pred(x[i])) y[so++] = x[i];
+        else y[ro++] = x[i];
+      }
+    } else {
+      std::int64_t ro = n - 1 - (s - so);
+      for (std::int64_t i = s; i < e; ++i) {
+        if (pred(x[i])) y[so++] = x[i];
+        else y[ro--] = x[i];
+      }
     }
   });
   return total;
