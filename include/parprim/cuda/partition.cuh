@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/partition_count_place.cuh"
@@ -27,7 +28,8 @@ namespace parprim::cuda_kernels {
 template <bool Partition, class T, class Pred>
 void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
                    Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
-  using lt = cuda_tuning::select_lookback_tuning<sizeof(T)>;
+  using lt = std::conditional_t<Partition, cuda_tuning::unstable_partition_tuning<sizeof(T)>,
+                                cuda_tuning::select_lookback_tuning<sizeof(T)>>;
   using shape = select_shape<T, lt::threads, lt::items>;
   const std::int64_t tiles = ceil_div(in.size(), shape::tile);
   // Tile status words, then the tile counter; all zeroed.

@@ -25,6 +25,15 @@ struct select_lookback_tuning {
   static constexpr unsigned spin_sleep_ns = 0;
 };
 
+// unstable_partition: the same kernel writing both runs. It also keeps every rejected
+// element's stage position live, which at 4 blocks per SM (64 registers) spills 120-160 bytes
+// per thread for 4-byte elements (ptxas -v, sm_90). At 3 blocks per SM (80 registers) floats
+// and 8-byte elements do not spill and 32-bit integers spill 16 bytes (28 bytes reloaded).
+template <int Bytes>
+struct unstable_partition_tuning : select_lookback_tuning<Bytes> {
+  static constexpr int min_blocks = 3;
+};
+
 // Stable partition: a count pass then a place pass over G chunks
 // (parprim/cuda/detail/partition_count_place.cuh): reads 2n, writes n, no look-back, the
 // second read partly from L2.
