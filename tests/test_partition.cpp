@@ -103,7 +103,9 @@ void check_select(const context& ctx, std::uint64_t seed, bool all_predicates) {
       EXPECT_EQ(selected, count) << where;
       EXPECT_TRUE(same_bits(pout.to_host(), reference::partition(x, p))) << where;
 
-      // unstable_partition: selected in order, rejected in reverse order.
+      // unstable_partition: selected in order, rejected in reverse order. Its layout does
+      // not depend on the comparison: two predicates per size keep the CPU test time small.
+      if (&p - preds.data() >= 2) continue;
       pout.fill_bytes(0xA5);
       selected = unstable_partition<T>(ctx, in, pout, p);
       EXPECT_EQ(selected, count) << where;
