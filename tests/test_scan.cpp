@@ -157,7 +157,7 @@ class scan_variant_env {
   bool had_ = false;
 };
 
-TEST(ScanVariants, BothStructuresMatchTheOracleAndEachOther) {
+TEST(ScanCuda, BothStructuresMatchTheOracle) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   context ctx = context::cuda(0);
   const std::uint64_t seed = fresh_seed();
@@ -169,6 +169,16 @@ TEST(ScanVariants, BothStructuresMatchTheOracleAndEachOther) {
     check_type<float>(ctx, scan_algorithm::decoupled_lookback, op::plus, seed);
     check_type<double>(ctx, scan_algorithm::decoupled_lookback, op::max, seed);
   }
+}
+
+// Above about 3.3 million 4-byte elements (132 SMs x 3 blocks x 8192) resident blocks take
+// several tiles each: the cp.async path. PARPRIM_TEST_MAX_N caps n (sanitizer runs need
+// ~8 million to reach it).
+TEST(ScanCuda, BothStructuresGiveTheSameBits) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  context ctx = context::cuda(0);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   const std::int64_t n = std::min<std::int64_t>(20'000'003, testing::max_test_size());
   auto x = random_vector<float>(n + 1, seed);
   auto in = buffer<float>::from_host(ctx, x);
