@@ -12,7 +12,7 @@
 
 #include "parprim/buffer.hpp"
 #include "parprim/device_info.hpp"
-#include "timer.hpp"
+#include "parprim/timer.hpp"
 
 namespace parprim::bench {
 namespace {
@@ -63,7 +63,7 @@ timing session::record(std::vector<double> runs) const {
 
 double session::time_ms(const std::function<void()>& fn) const {
   if (ctx_.kind() == backend::cuda) {
-    device_timer timer(ctx_);
+    stream_timer timer(ctx_, "bench");
     for (int i = 0; i < opts_.warmup; ++i) fn();
     std::vector<double> t;
     for (int i = 0; i < opts_.repetitions; ++i) t.push_back(timer.time_ms(fn));

@@ -1,4 +1,4 @@
-// copy_if, copy_if_into, partition and split against sequential loops, over backend x type x
+// copy_if, copy_if_into, partition, unstable_partition and split against sequential loops, over backend x type x
 // predicate x size (every tile edge), with poisoned outputs: copy_if must leave everything
 // past the count untouched, partition and split must write every element.
 #include <algorithm>
@@ -102,6 +102,15 @@ void check_select(const context& ctx, std::uint64_t seed, bool all_predicates) {
       std::int64_t selected = partition<T>(ctx, in, pout, p);
       EXPECT_EQ(selected, count) << where;
       EXPECT_TRUE(same_bits(pout.to_host(), reference::partition(x, p))) << where;
+
+      // unstable_partition: selected in order, rejected in reverse order. Its layout does
+      // not depend on the comparison: two predicates per size keep the CPU test time small.
+      if (&p - preds.data() >= 2) continue;
+      pout.fill_bytes(0xA5);
+      selected = unstable_partition<T>(ctx, in, pout, p);
+      EXPECT_EQ(selected, count) << where;
+      EXPECT_TRUE(same_bits(pout.to_host(), reference::unstable_partition(x, p)))
+          << where << " (unstable_partition)";
     }
   }
 }
@@ -197,6 +206,12 @@ void check_large_and_misaligned(const context& ctx, std::uint64_t seed) {
     got = out.to_host();
     EXPECT_TRUE(same_bits(std::vector<T>(got.begin() + skip, got.end()), reference::partition(xs, p)))
         << where;
+    out.fill_bytes(0xA5);
+    EXPECT_EQ(unstable_partition<T>(ctx, src, dst, p), std::int64_t(want.size())) << where;
+    got = out.to_host();
+    EXPECT_TRUE(same_bits(std::vector<T>(got.begin() + skip, got.end()),
+                          reference::unstable_partition(xs, p)))
+        << where << " (unstable_partition)";
   }
 }
 
@@ -220,6 +235,11 @@ TEST_P(Partition, AllOrNothingSelected) {
     EXPECT_EQ(out.to_host(), x);
     EXPECT_EQ((copy_if<std::uint32_t>(ctx, in, out, {compare::less, 0u}, &ws)), 0);
     EXPECT_EQ((partition<std::uint32_t>(ctx, in, out, {compare::greater, std::uint32_t(n)}, &ws)), 0);
+    EXPECT_EQ(out.to_host(), x);
+    // Nothing selected: the reversed partition reverses the whole input; everything: a copy.
+    EXPECT_EQ((unstable_partition<std::uint32_t>(ctx, in, out, {compare::greater, std::uint32_t(n)}, &ws)), 0);
+    EXPECT_EQ(out.to_host(), std::vector<std::uint32_t>(x.rbegin(), x.rend()));
+    EXPECT_EQ((unstable_partition<std::uint32_t>(ctx, in, out, {compare::greater_equal, 0u}, &ws)), n);
     EXPECT_EQ(out.to_host(), x);
   }
 }
@@ -269,6 +289,10 @@ TEST(PartitionErrors, BadArgumentsThrowAndWriteNothing) {
     expect_error([&] { copy_if<float>(ctx, in, small, p); }, "copy_if", "out.size()=4 is smaller");
     expect_error([&] { partition<float>(ctx, in, small, p); }, "partition",
                  "in.size()=5 but out.size()=4");
+    expect_error([&] { unstable_partition<float>(ctx, in, small, p); }, "unstable_partition",
+                 "in.size()=5 but out.size()=4");
+    expect_error([&] { unstable_partition<float>(ctx, in, out, {static_cast<compare>(42), 0.f}); },
+                 "unstable_partition", "pred.cmp=42");
     expect_error([&] { copy_if<float>(ctx, in, out, {static_cast<compare>(42), 0.f}); }, "copy_if",
                  "pred.cmp=42");
     expect_error([&] { copy_if<float>(ctx, span<const float>(nullptr, 5), out, p); }, "copy_if",

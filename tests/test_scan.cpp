@@ -1,6 +1,9 @@
 // inclusive_scan and exclusive_scan against the sequential oracle, over backend x algorithm x
 // op x inclusive/exclusive x type x size (every tile edge), out of place and in place.
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <tuple>
 
 #include "reference/reduce_scan_ref.hpp"
@@ -130,6 +133,72 @@ TEST(ScanEdges, FloatResultsAreReproducible) {
     inclusive_scan<float>(gpu, in, out);
     c = out.to_host();
     EXPECT_EQ(0, std::memcmp(a.data(), c.data(), n * sizeof(float)));
+  }
+}
+
+// The two CUDA scan structures (one block per tile; resident blocks that prefetch their next
+// tile, PARPRIM_SCAN_VARIANT=old|new): each against the oracle, in and out of place, then the
+// same bits from both on inputs large enough that every resident block takes several tiles,
+// aligned and one element off a 16-byte boundary (no cp.async: guarded loads).
+class scan_variant_env {
+ public:
+  explicit scan_variant_env(const char* v) {
+    if (const char* old = std::getenv(name)) saved_ = old, had_ = true;
+    ::setenv(name, v, 1);
+  }
+  ~scan_variant_env() {
+    if (had_) ::setenv(name, saved_.c_str(), 1);
+    else ::unsetenv(name);
+  }
+
+ private:
+  static constexpr const char* name = "PARPRIM_SCAN_VARIANT";
+  std::string saved_;
+  bool had_ = false;
+};
+
+TEST(ScanCuda, BothStructuresMatchTheOracle) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  context ctx = context::cuda(0);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  for (const char* variant : {"old", "new"}) {
+    SCOPED_TRACE(std::string("PARPRIM_SCAN_VARIANT=") + variant);
+    scan_variant_env env(variant);
+    check_type<std::uint32_t>(ctx, scan_algorithm::decoupled_lookback, op::plus, seed);
+    check_type<float>(ctx, scan_algorithm::decoupled_lookback, op::plus, seed);
+    check_type<double>(ctx, scan_algorithm::decoupled_lookback, op::max, seed);
+  }
+}
+
+// Above about 3.3 million 4-byte elements (132 SMs x 3 blocks x 8192) resident blocks take
+// several tiles each: the cp.async path. PARPRIM_TEST_MAX_N caps n (sanitizer runs need
+// ~8 million to reach it).
+TEST(ScanCuda, BothStructuresGiveTheSameBits) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  context ctx = context::cuda(0);
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::int64_t n = std::min<std::int64_t>(20'000'003, testing::max_test_size());
+  auto x = random_vector<float>(n + 1, seed);
+  auto in = buffer<float>::from_host(ctx, x);
+  buffer<float> out(ctx, n + 1);
+  for (std::int64_t skip : {std::int64_t(0), std::int64_t(1)}) {
+    span<const float> src(in.data() + skip, n);
+    span<float> dst(out.data() + skip, n);
+    std::vector<float> bits[2];
+    for (int v = 0; v < 2; ++v) {
+      scan_variant_env env(v == 0 ? "old" : "new");
+      out.fill_bytes(0xA5);
+      exclusive_scan<float>(ctx, src, dst, 0.5f);
+      bits[v] = out.to_host();
+    }
+    EXPECT_EQ(0, std::memcmp(bits[0].data() + skip, bits[1].data() + skip, n * sizeof(float)))
+        << "skip=" << skip << ": the two scan structures differ";
+    const std::vector<float> xs(x.begin() + skip, x.begin() + skip + n);
+    const auto want = reference::scan(xs.data(), n, op::plus, false, 0.5f);
+    expect_prefixes(std::vector<float>(bits[1].begin() + skip, bits[1].begin() + skip + n), want, xs,
+                    op::plus, false, 0.5f, "prefetching scan skip=" + std::to_string(skip));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "parprim/morton.hpp"
 #include "parprim/reduce.hpp"
 #include "parprim/sort.hpp"
+#include "parprim/timer.hpp"
 #include "parprim/workspace.hpp"
 #include "systems.hpp"
 
@@ -169,16 +170,8 @@ class bh_system final : public barnes_hut_system<T> {
   template <class F>
   void timed(phase p, F&& fn) {
     if (!timing_) return fn();
-#if PARPRIM_HAVE_CUDA
-    if (this->ctx_.kind() == backend::cuda) {
-      cuda::event_timer timer(this->ctx_);
-      times_.ms[p] += timer.time_ms(fn);
-      return;
-    }
-#endif
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times_.ms[p] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    stream_timer timer(this->ctx_, "nbody");
+    times_.ms[p] += timer.time_ms(fn);
   }
 
   // A cube around every body (one small copy to the host: the box parameterizes the codes).

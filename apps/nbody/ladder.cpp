@@ -14,6 +14,7 @@
 #include "initial_conditions.hpp"
 #include "parprim/device_info.hpp"
 #include "parprim/error.hpp"
+#include "parprim/timer.hpp"
 #include "reference/nbody_ref.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "cuda/kernels.hpp"
@@ -140,7 +141,7 @@ void gpu_rows(const context& ctx, const body_set<float>& bodies, const ladder_op
   const std::int64_t small_n = std::min<std::int64_t>(bodies.size(), std::max<std::int64_t>(1, o.one_thread_n));
   const body_set<float> small_bodies = first_bodies(bodies, small_n);
   gpu_ladder small(ctx, small_bodies, eps);
-  cuda::event_timer timer(ctx);
+  stream_timer timer(ctx, "nbody");
   for (rung r : all_rungs()) {
     if (!full.applicable(r) || o.step_only) continue;
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), r) == o.only.end()) continue;

@@ -13,6 +13,7 @@
 #include "parprim/cuda/detail/check.hpp"
 #include "cuda_frames.hpp"
 #include "parprim/buffer.hpp"
+#include "parprim/timer.hpp"
 #include "render.hpp"
 
 namespace parprim::raytrace {
@@ -97,23 +98,11 @@ void cuda_frames::render() {
 double cuda_frames::time_frames(int frames) {
   state& s = *s_;
   render();  // warm-up (and the constant-memory upload, if any)
-  struct events {  // destroyed on every path out, errors included
-    cudaEvent_t start = nullptr, stop = nullptr;
-    ~events() {
-      if (start) cudaEventDestroy(start);
-      if (stop) cudaEventDestroy(stop);
-    }
-  } ev;
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventCreate(&ev.start));
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventCreate(&ev.stop));
-  cudaEvent_t start = ev.start, stop = ev.stop;
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventRecord(start, stream_of(s.ctx)));
-  for (int f = 0; f < frames; ++f) render();
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventRecord(stop, stream_of(s.ctx)));
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventSynchronize(stop));
-  float ms = 0;
-  PARPRIM_CUDA_CHECK(s.ctx.name(), "raytrace", cudaEventElapsedTime(&ms, start, stop));
-  return double(ms) / frames;
+  stream_timer timer(s.ctx, "raytrace");
+  const double ms = timer.time_ms([&] {
+    for (int f = 0; f < frames; ++f) render();
+  });
+  return ms / frames;
 }
 
 std::vector<std::uint8_t> cuda_frames::image() const { return s_->image.to_host(); }

@@ -1,9 +1,11 @@
-// `parprim bench gather_scatter`: gather and scatter against the one-line naive kernels, the
-// cost of the bounds check, and the multi-pass scatter for every k beside the cost model.
+// `parprim bench gather_scatter`: gather and scatter against the one-line naive kernels, and
+// the multi-pass scatter for every k beside the cost model. Public API only: the library's
+// calls always check their indices, so the naive (unchecked) kernel's time bounds what the
+// check costs.
 //
 // Tables:
-//  1. u32 values, i32 indices, random indices and a random permutation: ours (checked),
-//     ours without the bounds check, the naive kernel (GPU) or a plain sequential loop (CPU).
+//  1. u32 values, i32 indices, random indices and a random permutation: ours, the naive
+//     kernel (GPU) or a plain sequential loop (CPU).
 //  2. Scatter by a random permutation at the largest size: single pass, multi-pass for
 //     k = 1..16 with the model's predicted time beside each, and the k the model picks
 //     (the title names the scheme the device runs: k sweeps, or binned).
@@ -17,11 +19,9 @@
 
 #include "data.hpp"
 #include "engine.hpp"
-#include "cpu/gather_scatter_backend.hpp"
 #include "parprim/gather_scatter.hpp"
 #include "parprim/parprim.hpp"
 #if PARPRIM_HAVE_CUDA
-#include "cuda/gather_scatter_backend.hpp"
 #include "yardsticks/naive_gather_scatter.hpp"
 #endif
 
@@ -53,24 +53,12 @@ std::vector<I> random_indices(std::int64_t n, std::uint64_t seed) {
 
 enum class kind { gather, scatter };
 
-// Our call, with or without the bounds check (unchecked: the backend entry point directly).
-void run_ours(session& s, kind k, bool checked, const buffer<T>& v, const buffer<I>& idx, buffer<T>& out,
+// Our call through the public API.
+void run_ours(session& s, kind k, const buffer<T>& v, const buffer<I>& idx, buffer<T>& out,
               scatter_options o = {}) {
   const context& ctx = s.ctx();
-  if (checked) {
-    if (k == kind::gather) gather<T, I>(ctx, v, idx, out);
-    else scatter<T, I>(ctx, v, idx, out, o);
-    return;
-  }
-#if PARPRIM_HAVE_CUDA
-  if (s.on_gpu()) {
-    if (k == kind::gather) cuda_backend::gather<T, I>(ctx, v, idx, out, false);
-    else cuda_backend::scatter<T, I>(ctx, v, idx, out, 1, false);
-    return;
-  }
-#endif
-  if (k == kind::gather) cpu_backend::gather<T, I>(ctx, v, idx, out);
-  else cpu_backend::scatter<T, I>(ctx, v, idx, out, 1);
+  if (k == kind::gather) gather<T, I>(ctx, v, idx, out);
+  else scatter<T, I>(ctx, v, idx, out, o);
 }
 
 // The yardstick: the naive kernel on a GPU, a plain sequential loop on the CPU.
@@ -117,24 +105,16 @@ void naive_table(session& s, std::int64_t n) {
   out.fill_bytes(0);
   table t("gather / scatter u32 values, i32 indices, n=" + fmt_int(n) + " on " + s.ctx().name() +
               " (copy " + fmt(s.copy_gbps(), 0) + " GB/s; GB/s counts indices + values + output)",
-          {"primitive", "indices", "ms", "GB/s", "unchecked ms", "check cost %", std::string(yard) + " ms",
-           "vs " + std::string(yard)});
+          {"primitive", "indices", "ms", "GB/s", std::string(yard) + " ms", "vs " + std::string(yard)});
   for (const char* pattern : {"random", "permutation"}) {
     const bool perm = std::string(pattern) == "permutation";
     auto idx = buffer<I>::from_host(s.ctx(), perm ? random_permutation(n, 5) : random_indices(n, 5));
     for (kind k : {kind::gather, kind::scatter}) {
       const std::string prim = k == kind::gather ? "gather" : "scatter";
-      double checked = s.time_ms([&] { run_ours(s, k, true, v, idx, out); });
-      double unchecked = s.time_ms([&] { run_ours(s, k, false, v, idx, out); });
-      double y = yardstick_ms(s, k, v, idx, out);
-      const double cost = 100.0 * (checked - unchecked) / unchecked;
-      row r = make_row(s, prim, std::string("single_pass/") + pattern, n, checked, yard, y);
-      r.extra["unchecked_ms"] = unchecked;
-      r.extra["check_cost_pct"] = cost;
-      s.add(r);
-      s.add(make_row(s, prim, std::string("unchecked/") + pattern, n, unchecked, yard, y));
-      t.add({prim, pattern, fmt(checked, 4), fmt(bytes_moved(n) / (checked * 1e6), 0), fmt(unchecked, 4),
-             fmt(cost, 2), fmt(y, 4), fmt(y / checked, 2)});
+      const double ms = s.time_ms([&] { run_ours(s, k, v, idx, out); });
+      const double y = yardstick_ms(s, k, v, idx, out);
+      s.add(make_row(s, prim, std::string("single_pass/") + pattern, n, ms, yard, y));
+      t.add({prim, pattern, fmt(ms, 4), fmt(bytes_moved(n) / (ms * 1e6), 0), fmt(y, 4), fmt(y / ms, 2)});
     }
   }
   t.print();
@@ -148,7 +128,7 @@ void multi_pass_table(session& s, std::int64_t n) {
   buffer<T> out(s.ctx(), n);
   out.fill_bytes(0);
   const double y = yardstick_ms(s, kind::scatter, v, idx, out);
-  const double single = s.time_ms([&] { run_ours(s, kind::scatter, true, v, idx, out); });
+  const double single = s.time_ms([&] { run_ours(s, kind::scatter, v, idx, out); });
   const scatter_plan model = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I));
   // The scheme the device runs for k > 1 (src/core/scatter_model.hpp).
   const bool binned = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I), 2).binned;
@@ -175,7 +155,7 @@ void multi_pass_table(session& s, std::int64_t n) {
   int best_k = 1;
   for (int k : ks) {
     const scatter_options o{scatter_algorithm::multi_pass, k};
-    double ms = s.time_ms([&] { run_ours(s, kind::scatter, true, v, idx, out, o); });
+    double ms = s.time_ms([&] { run_ours(s, kind::scatter, v, idx, out, o); });
     scatter_plan p = plan_scatter(s.ctx(), n, n, sizeof(T), sizeof(I), k);
     if (ms < best_ms) best_ms = ms, best_k = k;
     row r = make_row(s, "scatter", "multi_pass/k=" + std::to_string(k), n, ms, yard, y);
@@ -188,7 +168,7 @@ void multi_pass_table(session& s, std::int64_t n) {
            fmt(bytes_moved(n) / (ms * 1e6), 0), fmt(single / ms, 2), fmt(y / ms, 2)});
   }
   const double model_ms = s.time_ms([&] {
-    run_ours(s, kind::scatter, true, v, idx, out, {scatter_algorithm::multi_pass, 0});
+    run_ours(s, kind::scatter, v, idx, out, {scatter_algorithm::multi_pass, 0});
   });
   row r = make_row(s, "scatter", "multi_pass/model", n, model_ms, yard, y);
   r.extra["passes"] = model.passes;
@@ -218,8 +198,8 @@ void run_gather_scatter(session& s) {
 }  // namespace
 
 PARPRIM_BENCH_SUITE("gather_scatter",
-                    "gather/scatter vs the naive kernel, bounds-check cost, multi-pass scatter for "
-                    "every k vs the cost model",
+                    "gather/scatter vs the naive kernel, multi-pass scatter for every k vs the "
+                    "cost model",
                     30, run_gather_scatter);
 
 }  // namespace parprim::bench

@@ -1,10 +1,12 @@
-// `parprim bench partition`: copy_if and partition at 50% selectivity against CUB
-// DeviceSelect::If and DevicePartition::If (GPU) or sequential std::copy_if and
-// std::stable_partition (CPU); split into 256 buckets for reference.
+// `parprim bench partition`: copy_if, partition and unstable_partition at 50% selectivity
+// against CUB DeviceSelect::If and DevicePartition::If (GPU) or sequential std::copy_if,
+// std::stable_partition and std::partition (CPU); split into 256 buckets for reference.
 //
 // Input: uniform random u32, predicate x < 2^31 (half the elements). Bytes moved: copy_if
-// reads n and writes the selected half; partition reads n and writes n. (Our partition reads
-// the input twice to keep the rejected elements in order; CUB's writes them in reverse.)
+// reads n and writes the selected half; the partitions read n and write n. (Our stable
+// partition reads the input twice to keep the rejected elements in order; unstable_partition
+// writes them in reverse in one pass, as CUB's DevicePartition::If does: the like-for-like
+// row.)
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -83,24 +85,36 @@ void run_partition(session& s) {
     t.add({"copy_if", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
            fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
 
-    // partition (returns the count to the host, as its callers see it).
-    ms = s.time_ms([&] { partition<std::uint32_t>(ctx, in, out, pred, &ws); });
-    if (s.on_gpu()) {
-#if PARPRIM_HAVE_CUDA
-      buffer<std::uint32_t> cub_out(ctx, n);
-      yard_ms = yardstick::cub_partition_if_ms(s, in.data(), cub_out.data(), count.data(), n, pivot);
-#endif
-    } else {
-      std::vector<std::uint32_t> y;
-      yard_ms = s.time_host_ms([&] {
-        y = x;
-        std::stable_partition(y.begin(), y.end(), [](std::uint32_t v) { return v < pivot; });
-      });
-    }
+    // partition and unstable_partition (both return the count to the host, as their callers
+    // see it). On the GPU both rows have the one CUB DevicePartition::If time as yardstick.
     bytes = 8.0 * double(n);
+    const auto below_pivot = [](std::uint32_t v) { return v < pivot; };
+    std::vector<std::uint32_t> y;
+    double cub_partition_ms = nan;
+#if PARPRIM_HAVE_CUDA
+    if (s.on_gpu()) {
+      buffer<std::uint32_t> cub_out(ctx, n);
+      cub_partition_ms = yardstick::cub_partition_if_ms(s, in.data(), cub_out.data(), count.data(), n, pivot);
+    }
+#endif
+    ms = s.time_ms([&] { partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
+      y = x;
+      std::stable_partition(y.begin(), y.end(), below_pivot);
+    });
     add_row(s, "partition", "stable", n, ms, bytes, yard, yard_ms, selected);
     t.add({"partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
            fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+
+    ms = s.time_ms([&] { unstable_partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
+      y = x;
+      std::partition(y.begin(), y.end(), below_pivot);
+    });
+    add_row(s, "partition", "unstable", n, ms, bytes, yard, yard_ms, selected);
+    t.add({"unstable_partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
+           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0),
+           fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
 
     // split into 256 buckets by the top key byte (no yardstick: the general F-bucket split).
     ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, bucket_fn::key_bits(24, 8), {}, &ws); });
@@ -113,7 +127,8 @@ void run_partition(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("partition", "copy_if and partition at 50% selectivity vs CUB; split into 256 buckets",
+PARPRIM_BENCH_SUITE("partition",
+                    "copy_if, partition and unstable_partition at 50% selectivity vs CUB; split into 256 buckets",
                     41, run_partition);
 
 }  // namespace parprim::bench

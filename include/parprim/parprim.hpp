@@ -27,6 +27,7 @@
 #include "parprim/sort.hpp"
 #include "parprim/sort_by_key.hpp"
 #include "parprim/span.hpp"
+#include "parprim/timer.hpp"
 #include "parprim/top_k.hpp"
 #include "parprim/transform.hpp"
 #include "parprim/types.hpp"

@@ -1,16 +1,22 @@
 // Stream compaction, partition and split: moving elements by a predicate or into buckets,
-// keeping their input order (all three are stable).
+// keeping their input order (all three are stable), and an unstable partition.
 //
 //   copy_if     out[0..count) = the elements x with pred(x), in input order; returns count.
 //   partition   out = the selected elements in input order, then the rejected ones in input
 //               order; returns the number selected.
+//   unstable_partition
+//               out = the selected elements in input order, then the rejected ones in
+//               *reverse* input order (the first rejected element lands at out[n - 1]); the
+//               layout of cub::DevicePartition::If. One pass over the data on CUDA (the
+//               stable partition reads the input twice); returns the number selected.
 //   split       out = the elements of bucket 0, then bucket 1, ..., each in input order (the
 //               course's split: per-block histograms, exclusive scan, scatter).
 //
 // Generic overloads (header-only, any trivially copyable T, any predicate functor or
 // __host__ __device__ lambda bool(const T&)):
 //   copy_if(ctx, in, out, [] __host__ __device__ (const T& x) { return ...; })
-//   copy_if_into(ctx, in, out, count, pred), partition(ctx, in, out, pred)
+//   copy_if_into(ctx, in, out, count, pred), partition(ctx, in, out, pred),
+//   unstable_partition(ctx, in, out, pred)
 // On a CUDA context a generic call must be compiled by nvcc; from any other compiler it
 // throws parprim::error(errc::backend_unavailable) saying so.
 //
@@ -22,8 +28,8 @@
 //   bucket_fn::even_range(0.0, 1.0, 10)            10 equal-width buckets over [0, 1)
 // Comparisons are IEEE for floats: NaN compares false with everything except not_equal.
 //
-// `out` must not overlap `in`. All calls are stream-ordered on CUDA; copy_if and partition
-// return their count to the host and therefore wait for the device; copy_if_into leaves the
+// `out` must not overlap `in`. All calls are stream-ordered on CUDA; copy_if and the
+// partitions return their count to the host and therefore wait for the device; copy_if_into leaves the
 // count in device memory instead.
 #pragma once
 
@@ -34,6 +40,7 @@
 #include "parprim/context.hpp"
 #include "parprim/detail/cpu/partition.hpp"
 #include "parprim/detail/generic.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/span.hpp"
@@ -106,6 +113,9 @@ void copy_if_into_precompiled(const context& ctx, span<const T> in, span<T> out,
 template <class T>
 std::int64_t partition_precompiled(const context& ctx, span<const T> in, span<T> out,
                                    predicate<T> pred, workspace* ws);
+template <class T>
+std::int64_t unstable_partition_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                            predicate<T> pred, workspace* ws);
 }  // namespace detail
 
 // out.size() must be at least in.size(). Returns the number of selected elements.
@@ -131,6 +141,15 @@ std::int64_t partition(const context& ctx, span<const T> in, span<T> out, predic
                        workspace* ws = nullptr) {
   static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(partition));
   return detail::partition_precompiled(ctx, in, out, pred, ws);
+}
+
+// out.size() must equal in.size(). Returns the number of selected elements (out[0..count));
+// the rejected ones fill out[count..n) in reverse input order.
+template <class T>
+std::int64_t unstable_partition(const context& ctx, span<const T> in, span<T> out,
+                                predicate<T> pred, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(unstable_partition));
+  return detail::unstable_partition_precompiled(ctx, in, out, pred, ws);
 }
 
 // out.size() must equal in.size(). bucket_offsets is optional: when non-empty it must hold
@@ -172,17 +191,17 @@ namespace detail_select {
 // the count when `to_host` (waiting for the device), else -1 on CUDA.
 template <class T, class Pred>
 std::int64_t run(const char* function, const context& ctx, span<const T> in, span<T> out,
-                 Pred pred, bool partition, std::int64_t* count_device, bool to_host,
+                 Pred pred, detail::select_mode mode, std::int64_t* count_device, bool to_host,
                  workspace* ws) {
   if (ctx.kind() == backend::cpu) {
-    const std::int64_t count = detail::cpu::select(ctx, in, out, pred, partition);
+    const std::int64_t count = detail::cpu::select(ctx, in, out, pred, mode);
     if (count_device) *count_device = count;
     return count;
   }
   detail::temp_memory temp(ctx, nullptr, count_device ? 0 : sizeof(std::int64_t));
   std::int64_t* target = count_device ? count_device : temp.as<std::int64_t>();
   detail::cuda_body<detail::select_tag, detail::with_nvcc<T>>::run(ctx, function, in, out, pred,
-                                                                   partition, target, ws);
+                                                                   mode, target, ws);
   if (!to_host) return -1;
   std::int64_t value = 0;
   ctx.copy_to_host(&value, target, sizeof(value));
@@ -198,7 +217,8 @@ std::int64_t copy_if(const context& ctx, span<E> input, span<T> out, Pred pred,
   detail::check_element_type<T>();
   detail::checker c(ctx, "copy_if");
   detail::check_select_args(c, in, out, /*exact_size=*/false, ws);
-  return detail_select::run("copy_if", ctx, in, out, pred, false, nullptr, true, ws);
+  return detail_select::run("copy_if", ctx, in, out, pred, detail::select_mode::compact, nullptr,
+                            true, ws);
 }
 
 template <class E, class Pred, class T = detail::value_t<E>,
@@ -213,7 +233,8 @@ void copy_if_into(const context& ctx, span<E> input, span<T> out, span<std::int6
   if (count.size() != 1) c.fail("count.size()=" + std::to_string(count.size()) + " but must be 1");
   c.no_overlap(in, "in", count, "count", false);
   c.no_overlap(out, "out", count, "count", false);
-  detail_select::run("copy_if_into", ctx, in, out, pred, false, count.data(), false, ws);
+  detail_select::run("copy_if_into", ctx, in, out, pred, detail::select_mode::compact,
+                     count.data(), false, ws);
 }
 
 template <class E, class Pred, class T = detail::value_t<E>,
@@ -224,7 +245,20 @@ std::int64_t partition(const context& ctx, span<E> input, span<T> out, Pred pred
   detail::check_element_type<T>();
   detail::checker c(ctx, "partition");
   detail::check_select_args(c, in, out, /*exact_size=*/true, ws);
-  return detail_select::run("partition", ctx, in, out, pred, true, nullptr, true, ws);
+  return detail_select::run("partition", ctx, in, out, pred,
+                            detail::select_mode::stable_partition, nullptr, true, ws);
+}
+
+template <class E, class Pred, class T = detail::value_t<E>,
+          class = std::enable_if_t<!detail::is_predicate_description<Pred>>>
+std::int64_t unstable_partition(const context& ctx, span<E> input, span<T> out, Pred pred,
+                                workspace* ws = nullptr) {
+  const span<const T> in = detail::as_input(input);
+  detail::check_element_type<T>();
+  detail::checker c(ctx, "unstable_partition");
+  detail::check_select_args(c, in, out, /*exact_size=*/true, ws);
+  return detail_select::run("unstable_partition", ctx, in, out, pred,
+                            detail::select_mode::reversed_partition, nullptr, true, ws);
 }
 
 }  // namespace PARPRIM_TU_NAMESPACE

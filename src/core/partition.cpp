@@ -1,4 +1,4 @@
-// Front end of the precompiled copy_if, copy_if_into, partition, and of split: validate, then
+// Front end of the precompiled copy_if, copy_if_into, partition, unstable_partition, and of split: validate, then
 // dispatch (copy_if and partition run the generic bodies with a predicate_eval).
 #include "parprim/partition.hpp"
 
@@ -44,26 +44,26 @@ void check_select(const detail::checker& c, span<const T> in, span<T> out, predi
 // and -1 on CUDA (the count is then only in device memory).
 template <class T>
 std::int64_t run_select(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                        bool partition, std::int64_t* count_out, workspace* ws) {
+                        detail::select_mode mode, std::int64_t* count_out, workspace* ws) {
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) {
-    cuda_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition, count_out, ws);
+    cuda_backend::select(ctx, in, out, detail::make_predicate_eval(pred), mode, count_out, ws);
     return -1;
   }
 #endif
   (void)ws;
   const std::int64_t count =
-      cpu_backend::select(ctx, in, out, detail::make_predicate_eval(pred), partition);
+      cpu_backend::select(ctx, in, out, detail::make_predicate_eval(pred), mode);
   if (count_out) *count_out = count;
   return count;
 }
 
 template <class T>
 std::int64_t select_to_host(const context& ctx, span<const T> in, span<T> out, predicate<T> pred,
-                            bool partition, workspace* ws) {
-  if (ctx.kind() == backend::cpu) return run_select(ctx, in, out, pred, partition, nullptr, ws);
+                            detail::select_mode mode, workspace* ws) {
+  if (ctx.kind() == backend::cpu) return run_select(ctx, in, out, pred, mode, nullptr, ws);
   detail::temp_memory count(ctx, nullptr, sizeof(std::int64_t));
-  run_select(ctx, in, out, pred, partition, count.as<std::int64_t>(), ws);
+  run_select(ctx, in, out, pred, mode, count.as<std::int64_t>(), ws);
   std::int64_t value = 0;
   ctx.copy_to_host(&value, count.get(), sizeof(value));
   return value;
@@ -78,7 +78,7 @@ std::int64_t copy_if_precompiled(const context& ctx, span<const T> in, span<T> o
                                  predicate<T> pred, workspace* ws) {
   checker c(ctx, "copy_if");
   check_select(c, in, out, pred, /*exact_size=*/false, ws);
-  return select_to_host(ctx, in, out, pred, /*partition=*/false, ws);
+  return select_to_host(ctx, in, out, pred, select_mode::compact, ws);
 }
 
 template <class T>
@@ -90,7 +90,7 @@ void copy_if_into_precompiled(const context& ctx, span<const T> in, span<T> out,
   if (count.size() != 1) c.fail("count.size()=" + std::to_string(count.size()) + " but must be 1");
   c.no_overlap(in, "in", count, "count", false);
   c.no_overlap(out, "out", count, "count", false);
-  run_select(ctx, in, out, pred, /*partition=*/false, count.data(), ws);
+  run_select(ctx, in, out, pred, select_mode::compact, count.data(), ws);
 }
 
 template <class T>
@@ -98,7 +98,15 @@ std::int64_t partition_precompiled(const context& ctx, span<const T> in, span<T>
                                    predicate<T> pred, workspace* ws) {
   checker c(ctx, "partition");
   check_select(c, in, out, pred, /*exact_size=*/true, ws);
-  return select_to_host(ctx, in, out, pred, /*partition=*/true, ws);
+  return select_to_host(ctx, in, out, pred, select_mode::stable_partition, ws);
+}
+
+template <class T>
+std::int64_t unstable_partition_precompiled(const context& ctx, span<const T> in, span<T> out,
+                                            predicate<T> pred, workspace* ws) {
+  checker c(ctx, "unstable_partition");
+  check_select(c, in, out, pred, /*exact_size=*/true, ws);
+  return select_to_host(ctx, in, out, pred, select_mode::reversed_partition, ws);
 }
 
 }  // namespace detail
@@ -165,6 +173,8 @@ void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
                                                     workspace*);                                \
   template std::int64_t detail::partition_precompiled<T>(const context&, span<const T>,        \
                                                          span<T>, predicate<T>, workspace*);    \
+  template std::int64_t detail::unstable_partition_precompiled<T>(                             \
+      const context&, span<const T>, span<T>, predicate<T>, workspace*);                       \
   template void split<T>(const context&, span<const T>, span<T>, bucket_fn, span<std::int64_t>, \
                          workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)

@@ -24,8 +24,8 @@ constexpr std::int64_t select_block = 1 << 16;
 // 2 threads: 58-71 ms against 36-38 ms with the compare fixed at compile time).
 template <class T>
 std::int64_t select(const context& ctx, span<const T> in, span<T> out,
-                    const detail::predicate_eval<T>& pred, bool partition) {
-  auto run = [&](auto p) { return detail::cpu::select(ctx, in, out, p, partition); };
+                    const detail::predicate_eval<T>& pred, detail::select_mode mode) {
+  auto run = [&](auto p) { return detail::cpu::select(ctx, in, out, p, mode); };
   const T v = pred.value;
   switch (static_cast<compare>(pred.cmp)) {
     case compare::less: return run([v](T x) { return x < v; });
@@ -80,7 +80,7 @@ void split(const context& ctx, span<const T> in, span<T> out, const detail::buck
 
 #define PARPRIM_INSTANTIATE(T)                                                                 \
   template std::int64_t select<T>(const context&, span<const T>, span<T>,                     \
-                                  const detail::predicate_eval<T>&, bool);                     \
+                                  const detail::predicate_eval<T>&, detail::select_mode);    \
   template void split<T>(const context&, span<const T>, span<T>, const detail::bucket_eval&, \
                          std::int64_t*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/partition_functors.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/context.hpp"
 #include "parprim/span.hpp"
 
@@ -14,7 +15,7 @@ namespace parprim::cpu_backend {
 // once per call; returns the count.
 template <class T>
 std::int64_t select(const context& ctx, span<const T> in, span<T> out,
-                    const detail::predicate_eval<T>& pred, bool partition);
+                    const detail::predicate_eval<T>& pred, detail::select_mode mode);
 
 // Stable split into f.buckets buckets; bucket_offsets (null or buckets + 1 values) receives
 // the first position of each bucket, then n.

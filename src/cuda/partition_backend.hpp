@@ -6,16 +6,17 @@
 
 #include "core/partition_functors.hpp"
 #include "parprim/context.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/span.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim::cuda_backend {
 
-// Selected elements to out[0..count) in order; with `partition`, the rejected ones follow in
-// order. The count goes to count_device[0] (device memory).
+// Selected elements to out[0..count) in order, the rejected ones after them as `mode` says
+// (parprim/detail/select_mode.hpp). The count goes to count_device[0] (device memory).
 template <class T>
 void select(const context& ctx, span<const T> in, span<T> out, detail::predicate_eval<T> pred,
-            bool partition, std::int64_t* count_device, workspace* ws);
+            detail::select_mode mode, std::int64_t* count_device, workspace* ws);
 
 // Stable split; bucket_offsets (device memory, null or f.buckets + 1 values) receives the
 // first position of each bucket, then n.

@@ -209,7 +209,7 @@ void check_reduce(const context& ctx, const std::vector<T>& x, T init, Op op, co
   EXPECT_TRUE(same_bits(out.to_host()[0], want)) << what << " reduce_into n=" << x.size();
 }
 
-// copy_if and partition with pred against a sequential stable filter.
+// copy_if, partition and unstable_partition with pred against a sequential stable filter.
 template <class T, class Pred>
 void check_select(const context& ctx, const std::vector<T>& x, Pred pred, const std::string& what) {
   const std::int64_t n = std::int64_t(x.size());
@@ -232,6 +232,16 @@ void check_select(const context& ctx, const std::vector<T>& x, Pred pred, const 
   for (std::size_t i = 0; i < want_rej.size(); ++i)
     ASSERT_TRUE(same_bits(got[want_sel.size() + i], want_rej[i]))
         << what << " partition rejected n=" << n << " i=" << i;
+  // unstable_partition: the same selected run, the rejected one reversed.
+  out.fill_bytes(0xA5);
+  ASSERT_EQ(unstable_partition(ctx, in.view(), out.view(), pred), std::int64_t(want_sel.size()))
+      << what << " unstable_partition n=" << n;
+  got = out.to_host();
+  for (std::size_t i = 0; i < want_sel.size(); ++i)
+    ASSERT_TRUE(same_bits(got[i], want_sel[i])) << what << " unstable_partition n=" << n << " i=" << i;
+  for (std::size_t i = 0; i < want_rej.size(); ++i)
+    ASSERT_TRUE(same_bits(got[std::size_t(n) - 1 - i], want_rej[i]))
+        << what << " unstable_partition rejected n=" << n << " i=" << i;
 }
 
 struct widen_u8 {

@@ -42,6 +42,16 @@ std::vector<T> partition(const std::vector<T>& in, const predicate<T>& p) {
   return out;
 }
 
+// Selected in order, then rejected in reverse order: the r-th rejected element (from 0, in
+// input order) at out[n - 1 - r], as cub::DevicePartition::If.
+template <class T>
+std::vector<T> unstable_partition(const std::vector<T>& in, const predicate<T>& p) {
+  std::vector<T> out = copy_if(in, p);
+  for (auto it = in.rbegin(); it != in.rend(); ++it)
+    if (!selects(p, *it)) out.push_back(*it);
+  return out;
+}
+
 // The documented bucket of x.
 template <class T>
 std::int64_t bucket_of(const bucket_fn& f, T x) {

@@ -114,26 +114,4 @@ struct ladder_data {
 void ladder_forces(const context& ctx, ladder_step step, const ladder_data& d);
 const char* to_string(ladder_step step);
 
-// A pair of CUDA events around work queued by fn on ctx's stream: milliseconds.
-class event_timer {
- public:
-  explicit event_timer(const context& ctx);
-  ~event_timer();
-  event_timer(const event_timer&) = delete;
-  event_timer& operator=(const event_timer&) = delete;
-  template <class F>
-  double time_ms(F&& fn) {
-    start();
-    fn();
-    return stop();
-  }
-
- private:
-  void start();
-  double stop();
-  context ctx_;
-  void* start_ = nullptr;
-  void* stop_ = nullptr;
-};
-
 }  // namespace parprim::nbody::cuda

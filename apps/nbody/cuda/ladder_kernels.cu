@@ -378,36 +378,4 @@ void ladder_forces(const context& ctx, ladder_step step, const ladder_data& d) {
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-// ---- Timing -----------------------------------------------------------------------------
-event_timer::event_timer(const context& ctx) : ctx_(ctx) {
-  cudaEvent_t a, b;
-  PARPRIM_CUDA_CHECK(ctx.name(), "nbody::timer", cudaEventCreate(&a));
-  if (cudaError_t e = cudaEventCreate(&b); e != cudaSuccess) {
-    cudaEventDestroy(a);
-    PARPRIM_CUDA_CHECK(ctx.name(), "nbody::timer", e);
-  }
-  start_ = a;
-  stop_ = b;
-}
-
-event_timer::~event_timer() {
-  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
-  cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
-}
-
-void event_timer::start() {
-  PARPRIM_CUDA_CHECK(ctx_.name(), "nbody::timer",
-                     cudaEventRecord(static_cast<cudaEvent_t>(start_), stream_of(ctx_)));
-}
-
-double event_timer::stop() {
-  auto b = static_cast<cudaEvent_t>(stop_);
-  PARPRIM_CUDA_CHECK(ctx_.name(), "nbody::timer", cudaEventRecord(b, stream_of(ctx_)));
-  PARPRIM_CUDA_CHECK(ctx_.name(), "nbody::timer", cudaEventSynchronize(b));
-  float ms = 0;
-  PARPRIM_CUDA_CHECK(ctx_.name(), "nbody::timer",
-                     cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), b));
-  return ms;
-}
-
 }  // namespace parprim::nbody::cuda

@@ -1,35 +1,39 @@
-// The CUDA body of copy_if and partition (nvcc only), for any element type and predicate:
-// the launches of the single-pass look-back compaction (detail/select_lookback.cuh) and of
-// the count/place partition (detail/partition_count_place.cuh). The precompiled copy_if and
-// partition (src/cuda/kernels/partition.cu) are this code instantiated for the library's
-// predicate descriptions. Stream-ordered: the count is left in device memory.
+// The CUDA body of copy_if, partition and unstable_partition (nvcc only), for any element
+// type and predicate: the launches of the single-pass look-back compaction and reversed
+// partition (detail/select_lookback.cuh) and of the count/place stable partition
+// (detail/partition_count_place.cuh). The precompiled entry points
+// (src/cuda/kernels/partition.cu) are this code instantiated for the library's predicate
+// descriptions. Stream-ordered: the count is left in device memory.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/partition_count_place.cuh"
 #include "parprim/cuda/detail/select_lookback.cuh"
-#include "parprim/cuda/detail/select_status.cuh"
+#include "parprim/cuda/detail/tile_status.cuh"
 #include "parprim/cuda/tuning/partition_tuning.hpp"
 #include "parprim/detail/generic.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::cuda_kernels {
 
-// copy_if: one look-back compaction pass; the last tile writes the count.
-template <class T, class Pred>
-void copy_if_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
-                  Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
-  using lt = cuda_tuning::select_lookback_tuning<sizeof(T)>;
+// copy_if or the reversed partition: one look-back pass; the last tile writes the count.
+template <bool Partition, class T, class Pred>
+void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
+                   Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
+  using lt = std::conditional_t<Partition, cuda_tuning::unstable_partition_tuning<sizeof(T)>,
+                                cuda_tuning::select_lookback_tuning<sizeof(T)>>;
   using shape = select_shape<T, lt::threads, lt::items>;
   const std::int64_t tiles = ceil_div(in.size(), shape::tile);
   // Tile status words, then the tile counter; all zeroed.
-  const std::size_t status_bytes = detail::align_up(std::size_t(tiles) * 8);
+  const std::size_t status_bytes = detail::align_up(cuda_prim::tile_count_status::bytes(tiles));
   detail::temp_memory temp(ctx, ws, status_bytes + 256);
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(temp.get(), 0, status_bytes + 256, stream));
   // Every member named: a caller's predicate (a lambda) has no default constructor.
@@ -37,12 +41,13 @@ void copy_if_pass(const context& ctx, cudaStream_t stream, span<const T> in, spa
                                in.size(),
                                out.data(),
                                pred,
-                               temp.as<unsigned long long>(),
+                               cuda_prim::tile_count_status::bind(temp.get(), tiles),
                                reinterpret_cast<unsigned*>(temp.as<unsigned char>() + status_bytes),
                                count_device,
                                unsigned(tiles),
                                cuda_prim::aligned16(in.data())};
-  select_lookback_kernel<T, Pred, shape, lt::min_blocks, lt::lookback_per_lane>
+  select_lookback_kernel<T, Pred, shape, lt::min_blocks, lt::lookback_per_lane,
+                         lt::fold_in_shared, Partition>
       <<<a.tiles, lt::threads, 0, stream>>>(a, lt::spin_sleep_ns);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
@@ -73,19 +78,26 @@ void count_place(const context& ctx, cudaStream_t stream, span<const T> in, span
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-// Selected elements to out[0..count) in order; with `partition`, the rejected ones follow in
-// order. The count goes to count_device[0]. n == 0 writes 0.
+// Selected elements to out[0..count) in order, the rejected ones after them as `mode` says
+// (parprim/detail/select_mode.hpp). The count goes to count_device[0]. n == 0 writes 0.
 template <class T, class Pred>
-void select(const context& ctx, span<const T> in, span<T> out, Pred pred, bool partition,
-            std::int64_t* count_device, workspace* ws, const char* who) {
+void select(const context& ctx, span<const T> in, span<T> out, Pred pred,
+            detail::select_mode mode, std::int64_t* count_device, workspace* ws,
+            const char* who) {
   use_device(ctx, who);
   const cudaStream_t stream = stream_of(ctx);
   if (in.size() == 0) {
     PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(count_device, 0, sizeof(std::int64_t), stream));
     return;
   }
-  if (partition) return count_place(ctx, stream, in, out, pred, count_device, ws, who);
-  copy_if_pass(ctx, stream, in, out, pred, count_device, ws, who);
+  switch (mode) {
+    case detail::select_mode::compact:
+      return lookback_pass<false>(ctx, stream, in, out, pred, count_device, ws, who);
+    case detail::select_mode::stable_partition:
+      return count_place(ctx, stream, in, out, pred, count_device, ws, who);
+    case detail::select_mode::reversed_partition:
+      return lookback_pass<true>(ctx, stream, in, out, pred, count_device, ws, who);
+  }
 }
 
 }  // namespace parprim::cuda_kernels
@@ -96,8 +108,8 @@ template <>
 struct cuda_body<select_tag, true> {
   template <class T, class Pred>
   static void run(const context& ctx, const char* function, span<const T> in, span<T> out,
-                  Pred pred, bool partition, std::int64_t* count_device, workspace* ws) {
-    cuda_kernels::select(ctx, in, out, pred, partition, count_device, ws, function);
+                  Pred pred, select_mode mode, std::int64_t* count_device, workspace* ws) {
+    cuda_kernels::select(ctx, in, out, pred, mode, count_device, ws, function);
   }
 };
 

@@ -56,10 +56,13 @@ __device__ __forceinline__ void load_mapped(R (&y)[cuda_prim::unit_size<In>], co
 
 // ---- Ordered layout ---------------------------------------------------------------------------
 // Chunks [first, last) of the warp's run; `has` says whether the warp had any element.
-template <class In, class R, class Map, class Op, int Vectors>
+// Vectorized is a template parameter because nvcc did not unswitch the loop on a run-time
+// flag here: the SASS of the u32 kernel issued all 20 loads of a chunk (4 x LDG.E.128 and
+// 16 x LDG.E, predicated on the flag) per iteration, where the reorderable kernel's loop has
+// its 4 x LDG.E.128 alone (cuobjdump -sass, sm_90).
+template <class In, class R, class Map, class Op, int Vectors, bool Vectorized>
 __device__ __forceinline__ R reduce_warp_run(const In* in, std::int64_t n, std::int64_t first,
-                                             std::int64_t last, bool vectorized, Map map, Op op,
-                                             bool& has) {
+                                             std::int64_t last, Map map, Op op, bool& has) {
   using namespace cuda_prim;
   constexpr int u = unit_size<In>;
   constexpr std::int64_t chunk = std::int64_t(warp_size) * Vectors * u;
@@ -72,7 +75,7 @@ __device__ __forceinline__ R reduce_warp_run(const In* in, std::int64_t n, std::
     if (base + chunk <= n) {
       R y[Vectors][u];
 #pragma unroll
-      for (int k = 0; k < Vectors; ++k) load_mapped<In, R>(y[k], p + k * warp_size * u, vectorized, map);
+      for (int k = 0; k < Vectors; ++k) load_mapped<In, R>(y[k], p + k * warp_size * u, Vectorized, map);
       R rows[Vectors];
 #pragma unroll
       for (int k = 0; k < Vectors; ++k) {
@@ -121,9 +124,10 @@ __global__ void __launch_bounds__(Threads)
   const std::int64_t all_warps = std::int64_t(gridDim.x) * warps;
   const std::int64_t w = std::int64_t(blockIdx.x) * warps + cuda_prim::warp_id();
   bool has;
-  const R r = reduce_warp_run<In, R, Map, Op, Vectors>(in, n, w * chunks / all_warps,
-                                                        (w + 1) * chunks / all_warps, vectorized,
-                                                        map, op, has);
+  const std::int64_t first = w * chunks / all_warps, last = (w + 1) * chunks / all_warps;
+  const R r = vectorized
+                  ? reduce_warp_run<In, R, Map, Op, Vectors, true>(in, n, first, last, map, op, has)
+                  : reduce_warp_run<In, R, Map, Op, Vectors, false>(in, n, first, last, map, op, has);
   if (cuda_prim::lane_id() == 0) {
     s_total[cuda_prim::warp_id()] = r;
     s_has[cuda_prim::warp_id()] = has;

@@ -33,6 +33,7 @@
 #include "cuda/tuning/gather_scatter_tuning.hpp"
 #include "cuda/tuning/multi_pass_scatter_tuning.hpp"
 #include "parprim/gather_scatter.hpp"
+#include "parprim/timer.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {
@@ -466,41 +467,11 @@ void scatter(const context& ctx, span<const T> values, span<const I> indices, sp
 
 namespace {
 
-// CUDA events on the context's stream, destroyed on every path.
-class event_pair {
- public:
-  explicit event_pair(const context& ctx) : ctx_(ctx) {
-    PARPRIM_CUDA_CHECK(ctx.name(), "scatter (calibration)", cudaEventCreate(&start_));
-    cudaError_t e = cudaEventCreate(&stop_);
-    if (e != cudaSuccess) {
-      cudaEventDestroy(start_);
-      cuda_rt::check(e, ctx.name(), "scatter (calibration)", "cudaEventCreate");
-    }
-  }
-  ~event_pair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
-
-  // Seconds the work queued by fn takes on the stream.
-  template <class F>
-  double seconds(F&& fn) {
-    const char* who = "scatter (calibration)";
-    PARPRIM_CUDA_CHECK(ctx_.name(), who, cudaEventRecord(start_, stream_of(ctx_)));
-    fn();
-    PARPRIM_CUDA_CHECK(ctx_.name(), who, cudaEventRecord(stop_, stream_of(ctx_)));
-    PARPRIM_CUDA_CHECK(ctx_.name(), who, cudaEventSynchronize(stop_));
-    float ms = 0;
-    PARPRIM_CUDA_CHECK(ctx_.name(), who, cudaEventElapsedTime(&ms, start_, stop_));
-    return std::max(1e-9, double(ms) * 1e-3);
-  }
-
- private:
-  const context& ctx_;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
+// Seconds the work queued by fn takes on the timer's stream (never 0: callers divide by it).
+template <class F>
+double seconds(stream_timer& timer, F&& fn) {
+  return std::max(1e-9, timer.time_ms(fn) * 1e-3);
+}
 
 // Scratch for the calibration: as large as `want` bytes if the device has room.
 struct scratch {
@@ -523,7 +494,7 @@ struct scratch {
 // B_rand(S): every S-byte slice of the scratch filled once in random order, slice after
 // slice as the passes of a scatter do; useful bytes per second.
 template <class V>
-double random_fill_rate(const context& ctx, event_pair& ev, scratch& buf, std::size_t region) {
+double random_fill_rate(const context& ctx, stream_timer& ev, scratch& buf, std::size_t region) {
   // At least 64 MiB written per size: enough to cycle the L2 over, so that the write-back
   // of earlier slices is part of the figure.
   const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(buf.bytes, std::size_t(1) << 26) / region);
@@ -535,7 +506,7 @@ double random_fill_rate(const context& ctx, event_pair& ev, scratch& buf, std::s
     PARPRIM_LAUNCH_CHECK(ctx.state(), "scatter (calibration)");
   };
   fill(0);  // warm-up
-  double t = ev.seconds([&] {
+  double t = seconds(ev, [&] {
     for (std::size_t s = 0; s < slices; ++s) fill(s);
   });
   return double(slices) * double(region) / t;
@@ -551,7 +522,7 @@ struct region_rates {
 };
 
 template <class V, class I>
-region_rates scatter_rates(const context& ctx, event_pair& ev, scratch& buf,
+region_rates scatter_rates(const context& ctx, stream_timer& ev, scratch& buf,
                            const detail::scatter_bandwidths& bw, std::size_t out_bytes) {
   const std::int64_t m = static_cast<std::int64_t>(out_bytes / sizeof(V));
   V* values = static_cast<V*>(buf.p);
@@ -571,7 +542,7 @@ region_rates scatter_rates(const context& ctx, event_pair& ev, scratch& buf,
   const double R = double(m) * sizeof(V);
   for (int k : {64, 48, 32, 24, 20, 16, 14, 12, 10, 8, 7, 6, 5, 4, 3, 2, 1}) {
     if (m / k < 1024) continue;  // slices of at least 4 KiB
-    const double t = ev.seconds([&] { run(k); });
+    const double t = seconds(ev, [&] { run(k); });
     const double seq = detail::sequential_seconds(bw, double(m), int(sizeof(V)), int(sizeof(I)), k);
     r.bytes.push_back(double(out_bytes) / k);
     r.rates.push_back(R / std::max(t - seq, 0.05 * t));
@@ -589,7 +560,7 @@ detail::scatter_bandwidths measure_scatter_bandwidths(const context& ctx) {
   scratch buf(ctx, multi_tuning::calibration == 1
                        ? 3 * static_cast<std::size_t>(multi_tuning::calibration_out_bytes)
                        : std::size_t(1) << 28);
-  event_pair ev(ctx);
+  stream_timer ev(ctx, "scatter (calibration)");
   int sms = 0;
   PARPRIM_CUDA_CHECK(ctx.name(), "scatter (calibration)",
                      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
@@ -602,11 +573,11 @@ detail::scatter_bandwidths measure_scatter_bandwidths(const context& ctx) {
     PARPRIM_LAUNCH_CHECK(ctx.state(), "scatter (calibration)");
   };
   read_all();
-  for (int rep = 0; rep < 3; ++rep) bw.seq_bytes_per_s = std::max(bw.seq_bytes_per_s, double(buf.bytes) / ev.seconds(read_all));
+  for (int rep = 0; rep < 3; ++rep) bw.seq_bytes_per_s = std::max(bw.seq_bytes_per_s, double(buf.bytes) / seconds(ev, read_all));
 
   // The fixed cost of a pass: back-to-back empty launches.
   const int launches = 20;
-  bw.launch_s = ev.seconds([&] {
+  bw.launch_s = seconds(ev, [&] {
                   for (int i = 0; i < launches; ++i) {
                     empty_kernel<<<1, 32, 0, stream_of(ctx)>>>();
                     PARPRIM_LAUNCH_CHECK(ctx.state(), "scatter (calibration)");

@@ -155,4 +155,48 @@ struct tile_status<T, false> {
   }
 };
 
+// ---- Element counts (copy_if, partition): flag and 63-bit count in one 64-bit word ----------------
+// Counts reach past 2^32 (inputs of more than 4 Gi elements), so they do not fit the packed
+// 4-byte encoding; being non-negative, they leave the low bit for the flag and keep the
+// single-copy-atomic word (no release/acquire pair on the look-back's critical path).
+struct tile_count_status {
+  unsigned long long* aggregate = nullptr;
+  unsigned long long* inclusive = nullptr;
+
+  static constexpr std::size_t bytes(std::int64_t tiles) {
+    return 2 * detail::align256(static_cast<std::size_t>(tiles) * 8);
+  }
+  // mem: bytes(tiles) zeroed bytes, 256-byte aligned.
+  static tile_count_status bind(void* mem, std::int64_t tiles) {
+    tile_count_status s;
+    auto* base = static_cast<unsigned char*>(mem);
+    s.aggregate = reinterpret_cast<unsigned long long*>(base);
+    s.inclusive = reinterpret_cast<unsigned long long*>(
+        base + detail::align256(static_cast<std::size_t>(tiles) * 8));
+    return s;
+  }
+
+  __device__ __forceinline__ static unsigned long long pack(long long v) {
+    return (static_cast<unsigned long long>(v) << 1) | 1ull;
+  }
+  __device__ __forceinline__ static bool unpack(unsigned long long w, long long& v) {
+    if ((w & 1ull) == 0) return false;
+    v = static_cast<long long>(w >> 1);
+    return true;
+  }
+
+  __device__ __forceinline__ void publish_aggregate(int tile, long long v) const {
+    detail::store_relaxed_u64(aggregate + tile, pack(v));
+  }
+  __device__ __forceinline__ void publish_inclusive(int tile, long long v) const {
+    detail::store_relaxed_u64(inclusive + tile, pack(v));
+  }
+  __device__ __forceinline__ bool poll_aggregate(int tile, long long& v) const {
+    return unpack(detail::load_relaxed_u64(aggregate + tile), v);
+  }
+  __device__ __forceinline__ bool poll_inclusive(int tile, long long& v) const {
+    return unpack(detail::load_relaxed_u64(inclusive + tile), v);
+  }
+};
+
 }  // namespace parprim::cuda_prim

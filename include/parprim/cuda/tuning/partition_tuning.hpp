@@ -8,8 +8,9 @@ namespace parprim::cuda_tuning {
 template <int Bytes>
 inline constexpr int select_items = 128 / Bytes < 32 ? (128 / Bytes > 0 ? 128 / Bytes : 1) : 32;
 
-// copy_if: select_lookback_kernel (parprim/cuda/detail/select_lookback.cuh): 16-byte loads,
-// a speculative tile load, a wide look-back window.
+// copy_if and unstable_partition: select_lookback_kernel
+// (parprim/cuda/detail/select_lookback.cuh): 16-byte loads, a speculative tile load, a wide
+// look-back window.
 template <int Bytes>
 struct select_lookback_tuning {
   static constexpr int threads = 256;
@@ -17,8 +18,20 @@ struct select_lookback_tuning {
   static constexpr int min_blocks = 4;               // per SM (__launch_bounds__)
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
   static constexpr int lookback_per_lane = 2;
+  // Fold the window's counts through shared memory (look_back in look_back.cuh): one shared
+  // load per tile instead of two 32-bit shuffles of a 64-bit count.
+  static constexpr bool fold_in_shared = true;
   // Back-off (ns) between polls of a tile status that is not yet published; 0 spins.
   static constexpr unsigned spin_sleep_ns = 0;
+};
+
+// unstable_partition: the same kernel writing both runs. It also keeps every rejected
+// element's stage position live, which at 4 blocks per SM (64 registers) spills 120-160 bytes
+// per thread for 4-byte elements (ptxas -v, sm_90). At 3 blocks per SM (80 registers) floats
+// and 8-byte elements do not spill and 32-bit integers spill 16 bytes (28 bytes reloaded).
+template <int Bytes>
+struct unstable_partition_tuning : select_lookback_tuning<Bytes> {
+  static constexpr int min_blocks = 3;
 };
 
 // Stable partition: a count pass then a place pass over G chunks

@@ -8,7 +8,8 @@
 //     count of all earlier blocks, publishes its own, and writes while its elements are still
 //     in the core's L2 (2^16 4-byte elements, 256 KiB), so the input is read from memory once;
 //   * partition: the rejected elements go after every selected one, so the blocks need the
-//     total first: count every block, scan the counts, then a second parallel pass writes.
+//     total first: count every block, scan the counts, then a second parallel pass writes
+//     (the reversed partition writes its rejected run backwards from the end).
 // The predicate is evaluated twice per element. copy_if's write loop is branch-free (a 50%
 // selection would mispredict every other branch).
 #pragma once
@@ -17,14 +18,13 @@
 #include <vector>
 
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/select_mode.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::detail::cpu {
 
 inline constexpr std::int64_t select_block = 1 << 16;
 
-// Selected elements to out[0..count) in order; with `partition`, the rejected ones follow in
-// order. Returns count.
 template <class T, class Pred>
 std::int64_t count_selected(const T* x, std::int64_t s, std::int64_t e, Pred pred) {
   std::int64_t c = 0;
@@ -63,11 +63,14 @@ std::int64_t select_chained(const context& ctx, span<const T> in, span<T> out, P
   return chain.wait(blocks);
 }
 
+// Selected elements to out[0..count) in order, the rejected ones after them as `mode` says
+// (select_mode.hpp). Returns count.
 template <class T, class Pred>
-std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred, bool partition) {
+std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred,
+                    select_mode mode) {
   const std::int64_t n = in.size();
   if (n == 0) return 0;
-  if (!partition) return select_chained(ctx, in, out, pred);
+  if (mode == select_mode::compact) return select_chained(ctx, in, out, pred);
   const T* x = in.data();
   T* y = out.data();
   const std::int64_t blocks = block_count(n, select_block);
@@ -84,13 +87,22 @@ std::int64_t select(const context& ctx, span<const T> in, span<T> out, Pred pred
     c = total;
     total += t;
   }
-  // Step 3: write in input order.
+  // Step 3: write in input order. The reversed layout puts the r-th rejected element
+  // (counting from 0 in input order) at n - 1 - r.
   blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     std::int64_t so = selected[static_cast<std::size_t>(b)];
-    std::int64_t ro = total + (s - so);
-    for (std::int64_t i = s; i < e; ++i) {
-      if (pred(x[i])) y[so++] = x[i];
-      else y[ro++] = x[i];
+    if (mode == select_mode::stable_partition) {
+      std::int64_t ro = total + (s - so);
+      for (std::int64_t i = s; i < e; ++i) {
+        if (pred(x[i])) y[so++] = x[i];
+        else y[ro++] = x[i];
+      }
+    } else {
+      std::int64_t ro = n - 1 - (s - so);
+      for (std::int64_t i = s; i < e; ++i) {
+        if (pred(x[i])) y[so++] = x[i];
+        else y[ro--] = x[i];
+      }
     }
   });
   return total;
