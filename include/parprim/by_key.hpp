@@ -42,6 +42,7 @@
 #include "parprim/detail/runs_front.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/span.hpp"
+#include "parprim/types.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim {
@@ -54,18 +55,44 @@ struct equal_to {
   }
 };
 
+namespace detail {
+// The library's compiled entry points (src/core/by_key.cpp), for the six types only.
+template <class K, class V>
+std::int64_t reduce_by_key_precompiled(const context& ctx, span<const K> keys,
+                                       span<const V> values, span<K> keys_out,
+                                       span<V> values_out, op o, workspace* ws);
+template <class K, class V>
+void scan_by_key_precompiled(const char* function, const context& ctx, span<const K> keys,
+                             span<const V> values, span<V> out, bool inclusive, V init, op o,
+                             workspace* ws);
+}  // namespace detail
+
 template <class K, class V>
 std::int64_t reduce_by_key(const context& ctx, span<const K> keys, span<const V> values,
                            span<K> keys_out, span<V> values_out, op o = op::plus,
-                           workspace* ws = nullptr);
+                           workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
+                PARPRIM_PRECOMPILED_TYPES_MESSAGE(reduce_by_key));
+  return detail::reduce_by_key_precompiled(ctx, keys, values, keys_out, values_out, o, ws);
+}
 
 template <class K, class V>
 void inclusive_scan_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<V> out, op o = op::plus, workspace* ws = nullptr);
+                           span<V> out, op o = op::plus, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
+                PARPRIM_PRECOMPILED_TYPES_MESSAGE(inclusive_scan_by_key));
+  detail::scan_by_key_precompiled("inclusive_scan_by_key", ctx, keys, values, out, true, V{}, o,
+                                  ws);
+}
 
 template <class K, class V>
 void exclusive_scan_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<V> out, V init = V{}, op o = op::plus, workspace* ws = nullptr);
+                           span<V> out, V init = V{}, op o = op::plus, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
+                PARPRIM_PRECOMPILED_TYPES_MESSAGE(exclusive_scan_by_key));
+  detail::scan_by_key_precompiled("exclusive_scan_by_key", ctx, keys, values, out, false, init, o,
+                                  ws);
+}
 
 inline namespace PARPRIM_TU_NAMESPACE {
 

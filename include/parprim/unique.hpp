@@ -30,19 +30,48 @@
 
 namespace parprim {
 
+namespace detail {
+// The library's compiled entry points (src/core/unique.cpp), for the six types only.
 template <class K>
-std::int64_t unique(const context& ctx, span<const K> in, span<K> out, workspace* ws = nullptr);
+std::int64_t unique_precompiled(const context& ctx, span<const K> in, span<K> out, workspace* ws);
+template <class K, class V>
+std::int64_t unique_by_key_precompiled(const context& ctx, span<const K> keys,
+                                       span<const V> values, span<K> keys_out,
+                                       span<V> values_out, workspace* ws);
+template <class K>
+std::int64_t unique_count_precompiled(const context& ctx, span<const K> in, workspace* ws);
+template <class K>
+std::int64_t run_length_encode_precompiled(const context& ctx, span<const K> in,
+                                           span<K> unique_out, span<std::int64_t> lengths,
+                                           workspace* ws);
+}  // namespace detail
+
+template <class K>
+std::int64_t unique(const context& ctx, span<const K> in, span<K> out, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(unique));
+  return detail::unique_precompiled(ctx, in, out, ws);
+}
 
 template <class K, class V>
 std::int64_t unique_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<K> keys_out, span<V> values_out, workspace* ws = nullptr);
+                           span<K> keys_out, span<V> values_out, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
+                PARPRIM_PRECOMPILED_TYPES_MESSAGE(unique_by_key));
+  return detail::unique_by_key_precompiled(ctx, keys, values, keys_out, values_out, ws);
+}
 
 template <class K>
-std::int64_t unique_count(const context& ctx, span<const K> in, workspace* ws = nullptr);
+std::int64_t unique_count(const context& ctx, span<const K> in, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(unique_count));
+  return detail::unique_count_precompiled(ctx, in, ws);
+}
 
 template <class K>
 std::int64_t run_length_encode(const context& ctx, span<const K> in, span<K> unique_out,
-                               span<std::int64_t> lengths, workspace* ws = nullptr);
+                               span<std::int64_t> lengths, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(run_length_encode));
+  return detail::run_length_encode_precompiled(ctx, in, unique_out, lengths, ws);
+}
 
 namespace detail {
 // The value type of the calls that fold nothing and copy no value.

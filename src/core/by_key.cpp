@@ -9,63 +9,53 @@
 
 namespace parprim {
 
+namespace detail {
+
 template <class K, class V>
-std::int64_t reduce_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<K> keys_out, span<V> values_out, op o, workspace* ws) {
-  detail::checker c(ctx, "reduce_by_key");
-  detail::check_pairs_in_out(c, keys, values, keys_out, values_out);
+std::int64_t reduce_by_key_precompiled(const context& ctx, span<const K> keys,
+                                       span<const V> values, span<K> keys_out,
+                                       span<V> values_out, op o, workspace* ws) {
+  checker c(ctx, "reduce_by_key");
+  check_pairs_in_out(c, keys, values, keys_out, values_out);
   c.known_option(o, op::max, "op");
-  detail::runs_io<K, V> io;
+  runs_io<K, V> io;
   io.n = keys.size();
   io.keys = keys.data();
   io.values = values.data();
   io.keys_out = keys_out.data();
   io.values_out = values_out.data();
-  detail::run_outputs outs;
+  run_outputs outs;
   outs.name[0] = "keys_out";
   outs.size[0] = keys_out.size();
   outs.name[1] = "values_out";
   outs.size[1] = values_out.size();
   io.capacity = outs.capacity();
-  return detail::run_precompiled<detail::runs_kind::reduce>(c, io, o, outs, ws);
+  return run_precompiled<runs_kind::reduce>(c, io, o, outs, ws);
 }
 
 template <class K, class V>
-static void scan_by_key(const char* name, const context& ctx, span<const K> keys,
-                        span<const V> values, span<V> out, bool inclusive, V init, op o,
-                        workspace* ws) {
-  detail::checker c(ctx, name);
-  detail::check_scan_by_key(c, keys, values, out);
+void scan_by_key_precompiled(const char* name, const context& ctx, span<const K> keys,
+                             span<const V> values, span<V> out, bool inclusive, V init, op o,
+                             workspace* ws) {
+  checker c(ctx, name);
+  check_scan_by_key(c, keys, values, out);
   c.known_option(o, op::max, "op");
-  detail::runs_io<K, V> io;
+  runs_io<K, V> io;
   io.n = keys.size();
   io.keys = keys.data();
   io.values = values.data();
   io.values_out = out.data();
   io.inclusive = inclusive;
   io.init = init;
-  detail::run_precompiled<detail::runs_kind::scan>(c, io, o, detail::run_outputs{}, ws);
+  run_precompiled<runs_kind::scan>(c, io, o, run_outputs{}, ws);
 }
 
-template <class K, class V>
-void inclusive_scan_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<V> out, op o, workspace* ws) {
-  scan_by_key("inclusive_scan_by_key", ctx, keys, values, out, true, V{}, o, ws);
-}
-
-template <class K, class V>
-void exclusive_scan_by_key(const context& ctx, span<const K> keys, span<const V> values,
-                           span<V> out, V init, op o, workspace* ws) {
-  scan_by_key("exclusive_scan_by_key", ctx, keys, values, out, false, init, o, ws);
-}
-
-#define PARPRIM_INSTANTIATE_KV(K, V)                                                           \
-  template std::int64_t reduce_by_key<K, V>(const context&, span<const K>, span<const V>,      \
-                                            span<K>, span<V>, op, workspace*);                 \
-  template void inclusive_scan_by_key<K, V>(const context&, span<const K>, span<const V>,      \
-                                            span<V>, op, workspace*);                          \
-  template void exclusive_scan_by_key<K, V>(const context&, span<const K>, span<const V>,      \
-                                            span<V>, V, op, workspace*);
+#define PARPRIM_INSTANTIATE_KV(K, V)                                                             \
+  template std::int64_t reduce_by_key_precompiled<K, V>(const context&, span<const K>,           \
+                                                        span<const V>, span<K>, span<V>, op,     \
+                                                        workspace*);                             \
+  template void scan_by_key_precompiled<K, V>(const char*, const context&, span<const K>,        \
+                                              span<const V>, span<V>, bool, V, op, workspace*);
 #define PARPRIM_INSTANTIATE(K)              \
   PARPRIM_INSTANTIATE_KV(K, std::int32_t)   \
   PARPRIM_INSTANTIATE_KV(K, std::uint32_t)  \
@@ -77,4 +67,5 @@ PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV
 
+}  // namespace detail
 }  // namespace parprim
