@@ -190,6 +190,7 @@ __global__ void __launch_bounds__(Shape::threads)
   K k[I];
   V v[I];
   bool head[I];
+  head[0] = false;
 #pragma unroll
   for (int j = 0; j < I; ++j) {
     if (first + j < count) {
@@ -205,17 +206,19 @@ __global__ void __launch_bounds__(Shape::threads)
   for (int j = 1; j < I; ++j) head[j] = first + j < count && !eq(k[j - 1], k[j]);
 
   // ---- Phase 3: fold this thread's elements; scan the folds across the block.
+  // Guards instead of early exits, so the loops unroll and k, v, head stay in registers.
   state mine = sop_t::identity();
 #pragma unroll
   for (int j = 0; j < I; ++j) {
-    if (first + j >= count) break;
-    if constexpr (Kind == runs_kind::heads) {
-      mine.heads += head[j] ? 1 : 0;
-      mine.valid = 1;
-    } else {
-      if (!io.values) v[j] = one<V>();
-      if (Kind == runs_kind::scan && head[j] && !io.inclusive) v[j] = op(io.init, v[j]);
-      parprim::detail::fold_element(mine, head[j], v[j], op);
+    if (first + j < count) {
+      if constexpr (Kind == runs_kind::heads) {
+        mine.heads += head[j] ? 1 : 0;
+        mine.valid = 1;
+      } else {
+        if (!io.values) v[j] = one<V>();
+        if (Kind == runs_kind::scan && head[j] && !io.inclusive) v[j] = op(io.init, v[j]);
+        parprim::detail::fold_element(mine, head[j], v[j], op);
+      }
     }
   }
   state inclusive, exclusive, total;
@@ -235,7 +238,7 @@ __global__ void __launch_bounds__(Shape::threads)
   state run = sop(tile_prefix, exclusive);
 #pragma unroll
   for (int j = 0; j < I; ++j) {
-    if (first + j >= count) break;
+    if (first + j >= count) continue;
     const int local = int(run.heads - first_run);  // rank of this run's head in the tile
     if constexpr (Kind == runs_kind::heads) {
       if (head[j]) {
