@@ -7,8 +7,9 @@
 #             $OUT/sanitize-logs.tgz
 #   bench     `parprim info` and `parprim bench --backend cuda` with JSON, in $OUT/bench.*
 #   examples  the example images (N-body frame, ray-traced spheres) in $OUT/
-#   python    `pip install .` (both backends, no network: --no-build-isolation), the pytest
-#             suite on NumPy/CuPy/PyTorch arrays, and bench/python against torch/cupy, in $OUT/
+#   python    `python3 -m pip install .` into the image's Python (both backends, no network:
+#             --no-build-isolation), the pytest suite on NumPy/CuPy/PyTorch arrays, and
+#             bench/python against torch/cupy, in $OUT/
 #   multi     device groups on every GPU of the machine (scripts/multi-gpu-check.sh)
 # Usage: scripts/gpu-check.sh [stage...]   (OUT defaults to ./out; BUILD to ./build-gpu)
 # Dependencies that cannot be installed on the machine are taken from .deps/ when present
@@ -188,16 +189,20 @@ stage_examples() {
 
 stage_python() {
   note "python: pip install + pytest + bench"
-  python3 -m venv --system-site-packages "$BUILD-pyenv" &&
-    CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$BUILD-pyenv/bin/pip" install --no-build-isolation --no-deps . \
-      >"$OUT/pip.log" 2>&1
+  # The image's own python3, which has nanobind, scikit-build-core, numpy, torch and cupy
+  # (no network, so no build isolation and no dependency resolution). PARPRIM_CUDA=ON makes a
+  # build without the CUDA toolkit fail here instead of installing the CPU backend alone.
+  PARPRIM_CUDA=ON CUDACXX=/usr/local/cuda/bin/nvcc PIP_BREAK_SYSTEM_PACKAGES=1 \
+    CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) python3 -m pip install --no-build-isolation --no-deps . \
+    >"$OUT/pip.log" 2>&1
   local rc=$?
   [ $rc -eq 0 ] || { tail -n 20 "$OUT/pip.log"; note "python install FAILED"; return 1; }
-  "$BUILD-pyenv/bin/python" -c "import parprim; print(parprim.build_info())" | tee "$OUT/python-build-info.txt"
-  "$BUILD-pyenv/bin/python" -m pytest tests/python -q -rs -p no:cacheprovider >"$OUT/pytest.log" 2>&1
-  rc=$?
+  (cd /tmp && python3 -c "import parprim; print(parprim.build_info())") | tee "$OUT/python-build-info.txt"
+  grep -q "'cuda_built': True" "$OUT/python-build-info.txt" || { note "python: no CUDA backend"; rc=1; }
+  python3 -m pytest tests/python -q -rs -p no:cacheprovider --durations=15 \
+    --junitxml="$OUT/pytest.xml" >"$OUT/pytest.log" 2>&1 || rc=1
   tail -n 5 "$OUT/pytest.log"
-  "$BUILD-pyenv/bin/python" bench/python/bench_python.py --out "$OUT/python-bench" >"$OUT/python-bench.log" 2>&1 ||
+  python3 bench/python/bench_python.py --out "$OUT/python-bench" >"$OUT/python-bench.log" 2>&1 ||
     { tail -n 20 "$OUT/python-bench.log"; rc=1; }
   note "python rc=$rc"
   return $rc

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include "cuda/tuning/merge_tuning.hpp"
 #include "reference/sort_ref.hpp"
 #include "support/test_support.hpp"
 
@@ -43,40 +44,58 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
+// Around the GPU merge tile (and the 2048-query search tile), small and large.
 std::vector<std::int64_t> sizes() {
+  constexpr std::int64_t t = cuda_tuning::merge_tuning::tile;
   std::vector<std::int64_t> out;
-  for (std::int64_t n : {0, 1, 2, 33, 2047, 2048, 2049, 4097, 65537, 300'007})
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(33),
+                         std::int64_t(2049), t - 1, t, t + 1, 2 * t + 1, std::int64_t(65537),
+                         std::int64_t(300'007)})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
 }
 
 class SearchMerge : public ::testing::TestWithParam<backend> {};
 
+// Query sets: unsorted (GPU tiles fall back to a full search per query), and sorted at three
+// densities (one query per 3 keys and per 40 keys, and 2049 queries: one search tile and one
+// more), so that GPU tiles take both the path that streams the key range through shared
+// memory and the one that binary-searches it; keys with many ties and nearly unique keys.
 template <class T>
 void check_search(const context& ctx, std::uint64_t seed) {
+  constexpr std::int64_t query_tile = cuda_tuning::search_tuning::tile;
   for (std::int64_t n : sizes()) {
-    auto sorted = make_keys<T>(n, seed ^ std::uint64_t(n), 1000);
-    sort_keys(sorted, false);
-    auto queries = make_keys<T>(n / 3 + 5, seed + std::uint64_t(n), 1100);
-    auto s = buffer<T>::from_host(ctx, sorted);
-    auto q = buffer<T>::from_host(ctx, queries);
-    buffer<std::int64_t> lo(ctx, q.size()), hi(ctx, q.size());
-    lower_bound<T>(ctx, s, q, lo);
-    upper_bound<T>(ctx, s, q, hi);
-    std::vector<std::int64_t> want_lo, want_hi;
-    for (T x : queries) {
-      want_lo.push_back(std::lower_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
-      want_hi.push_back(std::upper_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
+    for (std::uint64_t distinct : {std::uint64_t(1000), std::uint64_t(1) << 40}) {
+      auto sorted = make_keys<T>(n, seed ^ std::uint64_t(n) ^ distinct, distinct);
+      sort_keys(sorted, false);
+      auto s = buffer<T>::from_host(ctx, sorted);
+      for (int mode = 0; mode < 4; ++mode) {
+        const std::int64_t m = mode == 3 ? query_tile + 1 : mode == 2 ? n / 40 + 3 : n / 3 + 5;
+        auto queries = make_keys<T>(m, seed + std::uint64_t(n + mode), distinct + distinct / 10);
+        if (mode > 0) sort_keys(queries, false);
+        auto q = buffer<T>::from_host(ctx, queries);
+        buffer<std::int64_t> lo(ctx, q.size()), hi(ctx, q.size());
+        lower_bound<T>(ctx, s, q, lo);
+        upper_bound<T>(ctx, s, q, hi);
+        std::vector<std::int64_t> want_lo, want_hi;
+        for (T x : queries) {
+          want_lo.push_back(std::lower_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
+          want_hi.push_back(std::upper_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin());
+        }
+        const std::string where = std::string(type_name<T>()) + " n=" + std::to_string(n) +
+                                  " m=" + std::to_string(m) + " distinct=" + std::to_string(distinct) +
+                                  (mode > 0 ? " sorted queries" : " unsorted queries");
+        EXPECT_EQ(lo.to_host(), want_lo) << where << " lower_bound";
+        EXPECT_EQ(hi.to_host(), want_hi) << where << " upper_bound";
+      }
     }
-    EXPECT_EQ(lo.to_host(), want_lo) << type_name<T>() << " n=" << n << " lower_bound";
-    EXPECT_EQ(hi.to_host(), want_hi) << type_name<T>() << " n=" << n << " upper_bound";
   }
 }
 
 template <class K, class V>
 void check_merge(const context& ctx, std::uint64_t seed) {
   for (std::int64_t n : sizes()) {
-    for (std::int64_t na : {n / 2, n / 7, n}) {
+    for (std::int64_t na : {std::int64_t(0), n / 2, n / 7, n}) {
       for (bool descending : {false, true}) {
         auto a = make_keys<K>(na, seed ^ std::uint64_t(n + na), 300);
         auto b = make_keys<K>(n - na, seed + std::uint64_t(n * 3 + na), 300);

@@ -188,6 +188,43 @@ def bench_histogram(results, n, warmup, reps):
                 "%d bins" % bins)
 
 
+def bench_top_k(results, n, warmup, reps):
+    x = torch.from_numpy(np.random.default_rng(5).random(n, dtype=np.float32)).cuda()
+    index = torch.arange(n, dtype=torch.int64, device="cuda")  # made once, outside the timing
+    for k in (16, 1024, n >> 10):
+        keys = torch.empty(k, dtype=torch.float32, device="cuda")
+        ordered = torch.empty(k, dtype=torch.int64, device="cuda")
+        theirs = torch_ms(lambda: torch.topk(x, k), warmup, reps)
+        row(results, "top_k", "float32", n, torch_ms(lambda: parprim.top_k(x, k, out=keys),
+                                                     warmup, reps),
+            "torch.topk", theirs, "k=%d; keys only (torch also returns int64 indices)" % k)
+        ours = torch_ms(lambda: parprim.top_k_pairs(x, index, k, keys_out=keys, values_out=ordered),
+                        warmup, reps)
+        row(results, "top_k_pairs", "float32", n, ours, "torch.topk", theirs,
+            "k=%d; keys and int64 indices both ways" % k)
+
+
+def bench_unique(results, n, warmup, reps):
+    host = np.random.default_rng(6).integers(0, 1 << 20, n, dtype=np.int64).astype(np.int32)
+    x = torch.from_numpy(host).cuda()
+    ordered, distinct = torch.empty_like(x), torch.empty_like(x)
+    ours = torch_ms(lambda: parprim.unique(parprim.sort(x, out=ordered), out=distinct), warmup, reps)
+    row(results, "sort + unique", "int32", n, ours, "torch.unique(sorted=True)",
+        torch_ms(lambda: torch.unique(x, sorted=True), warmup, reps), "2^20 distinct values")
+    presorted = torch.sort(x).values
+    row(results, "unique (sorted input)", "int32", n,
+        torch_ms(lambda: parprim.unique(presorted, out=distinct), warmup, reps),
+        "torch.unique_consecutive", torch_ms(lambda: torch.unique_consecutive(presorted),
+                                             warmup, reps))
+    if cupy is not None:
+        c = cupy.asarray(host)
+        c_ordered, c_distinct = cupy.empty_like(c), cupy.empty_like(c)
+        ours_c = cupy_ms(lambda: parprim.unique(parprim.sort(c, out=c_ordered), out=c_distinct),
+                         warmup, reps)
+        row(results, "sort + unique", "int32", n, ours_c, "cupy.unique",
+            cupy_ms(lambda: cupy.unique(c), warmup, reps), "2^20 distinct values")
+
+
 # ---- CPU benchmarks ------------------------------------------------------------------------
 
 def bench_cpu(results, n, warmup, reps):
@@ -195,6 +232,8 @@ def bench_cpu(results, n, warmup, reps):
     u = rng.integers(0, 1 << 32, n, dtype=np.uint32)
     f = rng.random(n, dtype=np.float32)
     out_u, out_f = np.empty_like(u), np.empty_like(f)
+    few = u % (1 << 20)  # many repeats, for unique
+    few_sorted, few_unique = np.empty_like(few), np.empty_like(few)
     cases = [
         ("sort", "uint32", lambda: parprim.sort(u, out=out_u), "np.sort", lambda: np.sort(u)),
         ("sort", "float32", lambda: parprim.sort(f, out=out_f), "np.sort", lambda: np.sort(f)),
@@ -205,10 +244,26 @@ def bench_cpu(results, n, warmup, reps):
         ("histogram", "float32", lambda: parprim.histogram(f, 256, 0.0, 1.0), "np.histogram",
          lambda: np.histogram(f, 256, (0.0, 1.0))),
         ("reduce", "float32", lambda: parprim.reduce(f), "np.sum", lambda: np.sum(f)),
+        ("sort + unique", "uint32",
+         lambda: parprim.unique(parprim.sort(few, out=few_sorted), out=few_unique), "np.unique",
+         lambda: np.unique(few)),
+        ("top_k k=1024", "float32", lambda: parprim.top_k(f, 1024), "np.partition+np.sort",
+         lambda: np.sort(np.partition(f, n - 1024)[n - 1024:])[::-1]),
     ]
     for name, dtype, ours, yardstick, theirs in cases:
         row(results, "cpu " + name, dtype, n, wall_ms(ours, warmup, reps), yardstick,
             wall_ms(theirs, warmup, reps), "wall clock, %d threads" % parprim.build_info()["cpu_threads"])
+
+
+def bench_cpu_overhead(results, calls):
+    """What the Python layer adds to a call on NumPy arrays: reduce(out=) of 1,024 float32 from
+    Python and the same reduce_into loop from C++, on the same context."""
+    x = np.random.default_rng(7).random(1024, dtype=np.float32)
+    out = np.empty((), np.float32)
+    cpp = _core.time_reduce_calls(-1, 0, x.ctypes.data, x.size, out.ctypes.data, calls) * 1e6
+    py = per_call_us(lambda: parprim.reduce(x, out=out), lambda: None, calls)
+    results.append({"benchmark": "cpu_per_call_overhead", "n": x.size, "calls": calls,
+                    "cpp_us": cpp, "python_out_us": py, "python_above_cpp_us": py - cpp})
 
 
 # ---- report --------------------------------------------------------------------------------
@@ -229,10 +284,14 @@ def markdown(report):
                   "tensors)%s." % (o["python_above_cpp_us"], o["python_alloc_above_cpp_us"],
                                    "; %.2f us with out= on CuPy arrays" % (o["python_cupy_out_us"] - o["cpp_us"])
                                    if "python_cupy_out_us" in o else ""), ""]
+    for o in (r for r in report["results"] if r["benchmark"] == "cpu_per_call_overhead"):
+        lines += ["CPU backend, NumPy arrays: C++ reduce_into %.2f us, parprim.reduce(out=) %.2f us "
+                  "per call of %d float32: %.2f us above C++." % (
+                      o["cpp_us"], o["python_out_us"], o["n"], o["python_above_cpp_us"]), ""]
     lines += ["## Throughput", "", "| benchmark | type | n | parprim ms | yardstick | yardstick ms | speedup | note |",
               "|---|---|---:|---:|---|---:|---:|---|"]
     for r in report["results"]:
-        if r["benchmark"] == "per_call_overhead":
+        if r["benchmark"] in ("per_call_overhead", "cpu_per_call_overhead"):
             continue
         lines.append("| %s | %s | 2^%d | %.3f | %s | %.3f | %s | %s |" % (
             r["benchmark"], r["type"], int(np.log2(r["n"])), r["parprim_ms"], r["yardstick"],
@@ -259,7 +318,10 @@ def main():
         bench_sort(results, 1 << (20 if q else 27), args.warmup, args.reps)
         bench_scan(results, 1 << (20 if q else 28), args.warmup, args.reps)
         bench_histogram(results, 1 << (20 if q else 28), args.warmup, args.reps)
+        bench_top_k(results, 1 << (20 if q else 27), args.warmup, args.reps)
+        bench_unique(results, 1 << (20 if q else 26), args.warmup, args.reps)
     if not args.skip_cpu:  # NumPy's sorts take seconds at 2^25: fewer repetitions there
+        bench_cpu_overhead(results, 2000 if q else 20000)
         bench_cpu(results, 1 << (16 if q else 25), 1, max(3, args.reps // 3))
     versions = "parprim %s (%s), numpy %s, torch %s, cupy %s, Python %s" % (
         info["version"], info["backends"], np.__version__,

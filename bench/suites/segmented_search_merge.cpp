@@ -2,7 +2,8 @@
 // segments of 1, 32 and 4096 elements and a power-law mix, vs CUB DeviceSegmentedReduce::Sum
 // on the GPU and the sequential oracle on the CPU.
 // `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge, and
-// lower_bound of sorted u32 queries into a sorted range 16x larger vs thrust::lower_bound.
+// lower_bound of sorted (and of unsorted) u32 queries into a sorted range 16x larger vs
+// thrust::lower_bound.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -137,6 +138,22 @@ void run_merge_search(session& s) {
           host_pos[i] = std::lower_bound(merged.begin(), merged.end(), qv[i]) - merged.begin();
       }, 3);
     add_row(s, t, "lower_bound", fmt_int(q.size()) + " sorted queries", 2 * n, ms, 12.0 * double(q.size()), yard_ms, yard);
+
+    // The same queries shuffled: every tile of queries spans the whole key range, so the GPU
+    // kernel takes its per-query binary search (the path that must not lose to the yardstick).
+    std::vector<std::uint32_t> shuffled = random_data<std::uint32_t>(n / 8, 9);
+    auto qs = buffer<std::uint32_t>::from_host(ctx, shuffled);
+    ms = s.time_ms([&] { lower_bound<std::uint32_t>(ctx, keys, qs, pos); });
+    yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+    if (s.on_gpu()) yard_ms = yardstick::thrust_lower_bound_ms(s, keys.data(), 2 * n, qs.data(), qs.size(), pos.data());
+#endif
+    if (!s.on_gpu())
+      yard_ms = s.time_host_ms([&] {
+        for (std::size_t i = 0; i < shuffled.size(); ++i)
+          host_pos[i] = std::lower_bound(merged.begin(), merged.end(), shuffled[i]) - merged.begin();
+      }, 3);
+    add_row(s, t, "lower_bound", fmt_int(qs.size()) + " unsorted queries", 2 * n, ms, 12.0 * double(qs.size()), yard_ms, yard);
   }
   t.print();
 }

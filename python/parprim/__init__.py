@@ -11,10 +11,18 @@ from . import _core
 from ._errors import (BackendUnavailableError, DeviceError, Error, FileError,
                       InvalidArgumentError, OutOfMemoryError, OutOfRangeError,
                       UnsupportedDtypeError)
-from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, gather, partition,
-                        scatter, sort, sort_pairs, split, synchronize)
+from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, gather,
+                        merge_sort, merge_sort_pairs, partition, scatter, sort, sort_pairs, split,
+                        synchronize)
+from ._keyed import (exclusive_scan_by_key, inclusive_scan_by_key, lower_bound, merge,
+                     merge_by_key, reduce_by_key, run_length_encode, top_k, top_k_pairs, unique,
+                     unique_by_key, unique_count, upper_bound)
 from ._primitives import (dot, exclusive_scan, gemm, histogram, inclusive_scan, reduce,
                           transform)
+from ._segmented import (morton_encode, segmented_exclusive_scan,
+                         segmented_exclusive_scan_by_flags, segmented_inclusive_scan,
+                         segmented_inclusive_scan_by_flags, segmented_reduce, segmented_sort,
+                         segmented_sort_pairs)
 from ._raytrace import raytrace
 from . import nbody
 
@@ -34,9 +42,14 @@ def release_cached_memory():
 
 __all__ = [
     "Error", "InvalidArgumentError", "UnsupportedDtypeError", "OutOfRangeError",
-    "BackendUnavailableError", "OutOfMemoryError", "DeviceError", "FileError",
-    "argsort", "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot",
-    "exclusive_scan", "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition",
-    "raytrace", "reduce", "release_cached_memory", "scatter", "sort", "sort_pairs", "split",
-    "synchronize", "transform",
+    "BackendUnavailableError", "OutOfMemoryError", "DeviceError", "FileError", "argsort",
+    "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot", "exclusive_scan",
+    "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition", "raytrace", "reduce",
+    "release_cached_memory", "scatter", "sort", "sort_pairs", "split", "synchronize", "transform",
+    "exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge", "merge_by_key",
+    "merge_sort", "merge_sort_pairs", "morton_encode", "reduce_by_key", "run_length_encode",
+    "segmented_exclusive_scan", "segmented_exclusive_scan_by_flags", "segmented_inclusive_scan",
+    "segmented_inclusive_scan_by_flags", "segmented_reduce", "segmented_sort",
+    "segmented_sort_pairs", "top_k", "top_k_pairs", "unique", "unique_by_key", "unique_count",
+    "upper_bound",
 ]

@@ -30,17 +30,15 @@ _KDLCPU, _KDLCUDA, _KDLCUDAHOST, _KDLCUDAMANAGED = 1, 2, 3, 13
 
 
 class Array:
-    """One argument of a call: the caller's object and what the extension needs of it."""
+    """One argument of a call: the caller's object and what the extension needs of it (code:
+    the element type's code in the extension, -1 for a type it does not take)."""
 
-    __slots__ = ("obj", "lib", "ptr", "shape", "size", "dtype", "device", "stream", "keep")
+    __slots__ = ("obj", "lib", "ptr", "shape", "size", "dtype", "code", "device", "stream", "keep")
 
     def __init__(self, obj, lib, ptr, shape, size, dtype, device, stream=None, keep=None):
         self.obj, self.lib, self.ptr, self.shape, self.size = obj, lib, ptr, shape, size
-        self.dtype, self.device, self.stream, self.keep = dtype, device, stream, keep
-
-    @property
-    def code(self):
-        return DTYPE_CODES[self.dtype]
+        self.dtype, self.code, self.device = dtype, DTYPE_CODES.get(dtype, -1), device
+        self.stream, self.keep = stream, keep
 
 
 def backend_name(device):
@@ -73,11 +71,24 @@ def _from_torch(obj, fn, name, torch):
                 % (name, obj.device))
     if not _TORCH_DTYPES:
         _TORCH_DTYPES.update(_torch_dtypes(torch))
-    dtype = _TORCH_DTYPES.get(obj.dtype, str(obj.dtype).replace("torch.", ""))
+    dtype = _TORCH_DTYPES.get(obj.dtype) or str(obj.dtype).replace("torch.", "")
     if not obj.is_contiguous():
         _refuse(fn, device, "%s is not contiguous (shape %s, strides %s); pass %s.contiguous() "
                 "to copy it" % (name, tuple(obj.shape), obj.stride(), name))
-    return Array(obj, "torch", obj.data_ptr(), tuple(obj.shape), obj.numel(), dtype, device)
+    # torch.Size is a tuple already.
+    return Array(obj, "torch", obj.data_ptr(), obj.shape, obj.numel(), dtype, device)
+
+
+# NumPy dtypes of the supported types (native byte order), by value: a lookup here costs a
+# hundredth of dtype.name, which NumPy computes in Python on every access.
+_NUMPY_NAMES = {np.dtype(name): name for name in ALL_DTYPES}
+
+
+def _numpy_dtype_name(dt):
+    name = _NUMPY_NAMES.get(dt)
+    if name is not None:
+        return name
+    return dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
 
 
 def _from_cupy(obj, fn, name):
@@ -85,18 +96,21 @@ def _from_cupy(obj, fn, name):
     if not obj.flags.c_contiguous:
         _refuse(fn, device, "%s is not C-contiguous (shape %s, strides %s); pass "
                 "cupy.ascontiguousarray(%s) to copy it" % (name, obj.shape, obj.strides, name))
-    return Array(obj, "cupy", obj.data.ptr, obj.shape, obj.size, obj.dtype.name, device)
+    return Array(obj, "cupy", obj.data.ptr, obj.shape, obj.size, _numpy_dtype_name(obj.dtype),
+                 device)
 
 
 def _from_numpy(obj, fn, name, writable):
+    ptr, code = _core.host_buffer(obj, writable)
+    if code >= 0:  # the common case, without a Python-level look at flags or dtype
+        return Array(obj, "numpy", ptr, obj.shape, obj.size, ALL_DTYPES[code], -1)
     if not obj.flags.c_contiguous:
         _refuse(fn, -1, "%s is not C-contiguous (shape %s, strides %s); pass "
                 "numpy.ascontiguousarray(%s) to copy it" % (name, obj.shape, obj.strides, name))
     if writable and not obj.flags.writeable:
         _refuse(fn, -1, "%s is read-only but the call writes to it" % name)
-    dt = obj.dtype
-    dtype = dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
-    return Array(obj, "numpy", obj.__array_interface__["data"][0], obj.shape, obj.size, dtype, -1)
+    return Array(obj, "numpy", obj.__array_interface__["data"][0], obj.shape, obj.size,
+                 _numpy_dtype_name(obj.dtype), -1)
 
 
 def _c_strides(shape, itemsize):
@@ -120,8 +134,8 @@ def _from_cuda_array_interface(obj, cai, fn, name):
             _refuse(fn, device, "%s is not C-contiguous (shape %s, strides %s)"
                     % (name, shape, tuple(strides)))
     size = int(np.prod(shape)) if shape else 1
-    dtype = dt.name if dt.isnative else "%s (byte-swapped)" % dt.name
-    return Array(obj, "cai", ptr, shape, size, dtype, device, stream=cai.get("stream"))
+    return Array(obj, "cai", ptr, shape, size, _numpy_dtype_name(dt), device,
+                 stream=cai.get("stream"))
 
 
 def _from_dlpack(obj, fn, name, stream):
@@ -204,8 +218,13 @@ def _stream_handle(stream):
                                % type(stream).__name__)
 
 
+_TORCH_RAW_STREAM = []  # torch._C._cuda_getCurrentRawStream (or None), looked up once
+
+
 def _torch_current_stream(torch, device):
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if not _TORCH_RAW_STREAM:
+        _TORCH_RAW_STREAM.append(getattr(torch._C, "_cuda_getCurrentRawStream", None))
+    raw = _TORCH_RAW_STREAM[0]
     if raw is not None:
         return raw(device)
     return torch.cuda.current_stream(device).cuda_stream
@@ -226,6 +245,9 @@ def call_stream(arr, stream):
     if stream is not None:
         return _stream_handle(stream)
     if arr.lib == "torch":
+        raw = _TORCH_RAW_STREAM[0] if _TORCH_RAW_STREAM else None
+        if raw is not None:  # the common case, without another call level
+            return raw(arr.device)
         return _torch_current_stream(sys.modules["torch"], arr.device)
     if arr.lib == "cupy":
         return _cupy_current_stream(sys.modules["cupy"], arr.device)
@@ -287,8 +309,10 @@ def output(fn, like, out, name, shape, dtype, stream):
     if out is None:
         return empty(fn, like, shape, dtype)
     arr = adapt(out, fn, name, stream, writable=True)
-    check_same_dtype(fn, arr, name, dtype)
-    check_same_device(fn, like, [(name, arr)])
+    if arr.dtype != dtype:
+        check_same_dtype(fn, arr, name, dtype)
+    if arr.device != like.device:
+        check_same_device(fn, like, [(name, arr)])
     return out, arr
 
 

@@ -4,7 +4,7 @@ and counting sort, on arrays of any supported library (see _primitives.py for co
 from . import _core
 from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, INDEX_DTYPES, adapt, call_stream,
                       check_1d, check_dtype, output, scalar_for, _refuse)
-from ._primitives import _COMPARE, _choice, _inputs
+from ._primitives import _COMPARE, _choice, _input, _inputs
 
 
 SORT_ALGORITHMS = {"split_1bit": 0, "onesweep": 1}
@@ -24,7 +24,7 @@ def sort(keys, *, descending=False, begin_bit=0, end_bit=None, algorithm="oneswe
     place, with no copy). algorithm: "onesweep" (the default) or "split_1bit" (the course's
     one-bit split per pass)."""
     fn = "sort"
-    (k,), s = _inputs(fn, stream, [("keys", keys)], ALL_DTYPES)
+    k, s = _input(fn, stream, "keys", keys, ALL_DTYPES)
     check_1d(fn, k, "keys")
     out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
     alg = _choice(fn, k.device, "algorithm", algorithm, SORT_ALGORITHMS)
@@ -55,7 +55,7 @@ def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, index_dtype="i
     """The stable order of a 1-D array: keys[result] is sorted (as sort() orders it); equal keys
     keep their input order. Indices are int64 (or int32); keys are left as they are."""
     fn = "argsort"
-    (k,), s = _inputs(fn, stream, [("keys", keys)], ALL_DTYPES)
+    k, s = _input(fn, stream, "keys", keys, ALL_DTYPES)
     check_1d(fn, k, "keys")
     if index_dtype not in INDEX_DTYPES:
         _refuse(fn, k.device, "index_dtype=%r; supported: %s" % (index_dtype, ", ".join(INDEX_DTYPES)))
@@ -63,6 +63,32 @@ def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, index_dtype="i
     _core.argsort(k.device, s, k.code, o.code, k.ptr, k.size, o.ptr, o.size, bool(descending),
                   int(begin_bit), _bits(end_bit))
     return out
+
+
+def merge_sort(keys, *, out=None, stream=None):
+    """Stable comparison sort (merge sort, ascending by <) of a 1-D array of any element type.
+    NaN keys have no place in < and end up in an unspecified order: use sort() for floats with
+    NaNs. Returns a new sorted array, or sorts into `out` (out=keys: in place)."""
+    fn = "merge_sort"
+    k, s = _input(fn, stream, "keys", keys, ALL_DTYPES)
+    check_1d(fn, k, "keys")
+    out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
+    _core.merge_sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size)
+    return out
+
+
+def merge_sort_pairs(keys, values, *, keys_out=None, values_out=None, stream=None):
+    """merge_sort carrying int64 values (say, the positions arange(n)) with their keys.
+    Returns (sorted keys, values in the same order)."""
+    fn = "merge_sort_pairs"
+    (k, v), s = _inputs(fn, stream, [("keys", keys), ("values", values)], ALL_DTYPES)
+    check_dtype(fn, v, "values", ("int64",))
+    check_1d(fn, k, "keys"), check_1d(fn, v, "values")
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    _core.merge_sort_pairs(k.device, s, k.code, k.ptr, k.size, v.ptr, v.size, ko.ptr, ko.size,
+                           vo.ptr, vo.size)
+    return keys_out, values_out
 
 
 def gather(values, indices, *, out=None, check=True, stream=None):
@@ -103,7 +129,7 @@ def copy_if(x, compare, value, *, out=None, stream=None):
     only not_equal). Returns a view of the first `count` elements of out (out, when given,
     needs at least len(x) elements). Waits for the device, since the count sizes the result."""
     fn = "copy_if"
-    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
@@ -116,7 +142,7 @@ def partition(x, compare, value, *, out=None, stream=None):
     """Stable partition of a 1-D array: the elements that satisfy the predicate (see copy_if)
     in input order, then the others in input order. Returns (out, number selected)."""
     fn = "partition"
-    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
@@ -132,7 +158,7 @@ def split(x, *, key_bits=None, even_range=None, out=None, stream=None):
     bucket 0, above and NaN: the last). Returns (out, offsets): offsets[b] is where bucket b
     starts in out, offsets[-1] == len(x)."""
     fn = "split"
-    (a,), s = _inputs(fn, stream, [("x", x)], ALL_DTYPES)
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
     check_1d(fn, a, "x")
     if (key_bits is None) == (even_range is None):
         _refuse(fn, a.device, "give exactly one of key_bits=(shift, width) and "
@@ -157,7 +183,7 @@ def counting_sort(keys, key_range, min_key=0, *, out=None, check=True, stream=No
     at most 4096 (histogram, scan, scatter). A key outside the range raises OutOfRangeError
     (check as for gather)."""
     fn = "counting_sort"
-    (k,), s = _inputs(fn, stream, [("keys", keys)], COUNTING_KEY_DTYPES)
+    k, s = _input(fn, stream, "keys", keys, COUNTING_KEY_DTYPES)
     check_1d(fn, k, "keys")
     out, o = output(fn, k, out, "out", k.shape, k.dtype, stream)
     _core.counting_sort(k.device, s, k.code, k.ptr, k.size, o.ptr, o.size, int(key_range),

@@ -12,6 +12,7 @@
 #include "parprim/scan.hpp"
 #include "parprim/sort.hpp"
 #include "parprim/transform.hpp"
+#include "merge_sort_entry.hpp"
 
 namespace parprim::python {
 
@@ -21,24 +22,6 @@ using address = std::uintptr_t;
 using count = std::int64_t;
 
 #define PARPRIM_PY_INDEX_TYPES std::int32_t, std::int64_t
-
-// The radix sorts work in place; a sort into another array first copies the input there
-// (stream-ordered on the same context).
-template <class T>
-void copy_into(const context& ctx, const char* who, const char* what, address from, count n_from,
-               address to, count n_to) {
-  if (n_from != n_to)
-    throw error(errc::invalid_argument, std::string("parprim.") + who + " [" + ctx.name() + "]: " +
-                                            what + " has " + std::to_string(n_from) +
-                                            " elements but its output has " + std::to_string(n_to));
-  if (from != to && n_from > 0)
-    ctx.copy(reinterpret_cast<void*>(to), reinterpret_cast<const void*>(from),
-             static_cast<std::size_t>(n_from) * sizeof(T));
-}
-
-sort_order order_of(bool descending) {
-  return descending ? sort_order::descending : sort_order::ascending;
-}
 
 void sort_keys(int device, address stream, int dtype, address in, count n_in, address out,
                count n_out, bool descending, int begin_bit, int end_bit, int algorithm) {
@@ -194,6 +177,31 @@ void counting_sort_pairs_of(int device, address stream, int key_dtype, int value
   });
 }
 
+void merge_sort_into(int device, address stream, int dtype, address in, count n_in, address out,
+                     count n_out) {
+  run_on(device, stream, [&](const context& ctx) {
+    dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+      copy_into<typename decltype(tag)::type>(ctx, "merge_sort", "keys", in, n_in, out, n_out);
+    });
+    merge_sort_keys(ctx, dtype, out, n_out);
+  });
+}
+
+void merge_sort_pairs_into(int device, address stream, int key_dtype, address keys_in,
+                           count n_keys_in, address values_in, count n_values_in,
+                           address keys_out, count n_keys_out, address values_out,
+                           count n_values_out) {
+  run_on(device, stream, [&](const context& ctx) {
+    dispatch<PARPRIM_PY_ALL_TYPES>(key_dtype, [&](auto tag) {
+      copy_into<typename decltype(tag)::type>(ctx, "merge_sort_pairs", "keys", keys_in, n_keys_in,
+                                              keys_out, n_keys_out);
+    });
+    copy_into<std::int64_t>(ctx, "merge_sort_pairs", "values", values_in, n_values_in, values_out,
+                            n_values_out);
+    merge_sort_keys_with_indices(ctx, key_dtype, keys_out, n_keys_out, values_out, n_values_out);
+  });
+}
+
 }  // namespace
 
 void bind_ordering(nb::module_& m) {
@@ -206,6 +214,8 @@ void bind_ordering(nb::module_& m) {
   m.def("split", &split_buckets);
   m.def("counting_sort", &counting_sort_keys);
   m.def("counting_sort_pairs", &counting_sort_pairs_of);
+  m.def("merge_sort", &merge_sort_into);
+  m.def("merge_sort_pairs", &merge_sort_pairs_into);
 }
 
 }  // namespace parprim::python

@@ -11,10 +11,13 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
 #include "parprim/context.hpp"
+#include "parprim/error.hpp"
+#include "parprim/sort.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::python {
@@ -68,8 +71,9 @@ span<T> as_span(std::uintptr_t address, std::int64_t count) {
 // The context for a device (-1: the CPU backend) and a cudaStream_t given as an integer
 // (0, the legacy default stream, is passed on as cudaStreamLegacy, since a null stream makes
 // context::cuda create a stream of its own). Contexts are kept per (device, stream), so the
-// caching allocator's blocks are reused from call to call on the same stream.
-context context_for(int device, std::uintptr_t stream);
+// caching allocator's blocks are reused from call to call on the same stream, and are returned
+// by reference (no reference count touched per call).
+const context& context_for(int device, std::uintptr_t stream);
 
 // Makes `device` current for the duration of a call on it (the library launches on the
 // current device) and restores the caller's device afterwards. Does nothing for the CPU.
@@ -89,12 +93,32 @@ template <class F>
 decltype(auto) run_on(int device, std::uintptr_t stream, F&& f) {
   nb::gil_scoped_release no_gil;
   device_scope scope(device);
-  context ctx = context_for(device, stream);
+  const context& ctx = context_for(device, stream);
   return f(ctx);
+}
+
+// The sorts work in place; a sort into another array first copies the input there
+// (stream-ordered on the same context).
+template <class T>
+void copy_into(const context& ctx, const char* who, const char* what, std::uintptr_t from,
+               std::int64_t n_from, std::uintptr_t to, std::int64_t n_to) {
+  if (n_from != n_to)
+    throw error(errc::invalid_argument, std::string("parprim.") + who + " [" + ctx.name() + "]: " +
+                                            what + " has " + std::to_string(n_from) +
+                                            " elements but its output has " + std::to_string(n_to));
+  if (from != to && n_from > 0)
+    ctx.copy(reinterpret_cast<void*>(to), reinterpret_cast<const void*>(from),
+             static_cast<std::size_t>(n_from) * sizeof(T));
+}
+
+inline sort_order order_of(bool descending) {
+  return descending ? sort_order::descending : sort_order::ascending;
 }
 
 void bind_elementwise(nb::module_& m);  // transform, reduce, scans, dot, gemm, histogram
 void bind_ordering(nb::module_& m);     // sorts, gather/scatter, copy_if/partition/split
+void bind_keyed(nb::module_& m);       // by-key, unique, merge, search, top_k
+void bind_segmented(nb::module_& m);   // segmented reduce/scans/sorts, morton codes
 void bind_apps(nb::module_& m);         // nbody, raytrace
 
 }  // namespace parprim::python

@@ -68,6 +68,23 @@ def test_read_only_output_is_refused():
         parprim.sort(x, out=out)
 
 
+def test_numpy_arrays_of_every_spelling():
+    """NumPy arrays are read through the buffer protocol: every spelling of a supported type
+    (int64 as 'l' and 'q', read-only inputs, 0-d outputs) is taken, other types and
+    byte-swapped arrays are refused by name."""
+    for dtype in (np.intc, np.uintc, np.int_, np.longlong, np.ulonglong, np.uint, np.single,
+                  np.double):
+        x = np.arange(1, 9, dtype=dtype)
+        x.flags.writeable = False
+        out = np.zeros((), dtype=dtype)
+        assert parprim.reduce(x, out=out) is out and out == 36
+    with pytest.raises(parprim.UnsupportedDtypeError, match="float32 .byte-swapped."):
+        parprim.reduce(np.arange(4, dtype=">f4"))
+    for dtype in (np.int8, np.uint16, np.float16, np.bool_, np.complex64):
+        with pytest.raises(parprim.UnsupportedDtypeError, match=np.dtype(dtype).name):
+            parprim.reduce(np.zeros(4, dtype=dtype))
+
+
 def test_unsupported_dtype_names_the_supported_ones(xp):
     x = xp.asarray(np.arange(8, dtype=np.int16))
     with pytest.raises(parprim.UnsupportedDtypeError,

@@ -201,3 +201,24 @@ def test_counting_sort(xp, rng, key_dtype):
     keys = np.arange(100, dtype=key_dtype)
     with pytest.raises(IndexError, match=r"\[64\]"):
         parprim.counting_sort(xp.asarray(keys), 64)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_merge_sort(xp, rng, dtype):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    for n in edge_sizes(large=xp.gpu):
+        host = random_values(rng, dtype, n)  # no NaNs: merge_sort orders by <
+        order = np.argsort(host, kind="stable")
+        got = parprim.merge_sort(xp.asarray(host))
+        np.testing.assert_array_equal(xp.to_numpy(got), host[order])
+        got_keys, got_values = parprim.merge_sort_pairs(
+            xp.asarray(host), xp.asarray(np.arange(n, dtype=np.int64)))
+        np.testing.assert_array_equal(xp.to_numpy(got_keys), host[order])
+        np.testing.assert_array_equal(xp.to_numpy(got_values), order)
+    keys = xp.asarray(random_values(rng, dtype, 3000))
+    assert parprim.merge_sort(keys, out=keys) is keys  # in place
+    with pytest.raises(parprim.UnsupportedDtypeError, match="values"):
+        parprim.merge_sort_pairs(keys, xp.asarray(np.zeros(3000, np.int32)))
+    with pytest.raises(parprim.InvalidArgumentError, match="merge_sort_pairs"):
+        parprim.merge_sort_pairs(keys, xp.asarray(np.zeros(2999, np.int64)))

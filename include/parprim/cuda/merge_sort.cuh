@@ -84,6 +84,25 @@ __device__ __forceinline__ void serial_merge(const K* s, int ai, int a_end, int 
   }
 }
 
+// Copies load(i) to dst[i] for i in [0, count), i = j * Threads + tid: every load of a thread
+// is issued before its first store. A load-store loop keeps one load in flight per thread (a
+// store may not pass a load made through a generic pointer, which could alias it), too few
+// to cover DRAM latency at the occupancy of these kernels.
+template <int Items, int Threads, class T, class Load>
+__device__ __forceinline__ void stage_striped(T* dst, int count, Load load) {
+  T r[Items];
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = j * Threads + int(threadIdx.x);
+    if (i < count) r[j] = load(i);
+  }
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = j * Threads + int(threadIdx.x);
+    if (i < count) dst[i] = r[j];
+  }
+}
+
 // ---- 1. Block sort ---------------------------------------------------------------------------
 template <class K, class V, bool HasValues, class Comp>
 __global__ void __launch_bounds__(merge_sort_tuning::threads)
@@ -100,10 +119,9 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
   const int count = int(min(std::int64_t(tile), n - base));
 
   // Load phase: coalesced into shared memory, then `items` consecutive elements per thread.
-  for (int i = tid; i < count; i += threads) {
-    s_keys[i] = keys_in[base + i];
-    if constexpr (HasValues) s_values[i] = values_in[base + i];
-  }
+  stage_striped<items, threads>(s_keys, count, [&](int i) { return keys_in[base + i]; });
+  if constexpr (HasValues)
+    stage_striped<items, threads>(s_values, count, [&](int i) { return values_in[base + i]; });
   __syncthreads();
   const int first = tid * items;
   const int valid = max(0, min(items, count - first));
@@ -214,8 +232,8 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
   const int na = int(a1 - a0), total = int(out1 - out0);
 
   // Load phase: the left slice then the right one, side by side in shared memory.
-  for (int i = tid; i < total; i += threads)
-    s_keys[i] = keys_in[i < na ? a0 + i : b0 + (i - na)];
+  stage_striped<items, threads>(s_keys, total,
+                                [&](int i) { return keys_in[i < na ? a0 + i : b0 + (i - na)]; });
   __syncthreads();
 
   const int diag = min(tid * items, total);
@@ -234,12 +252,23 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
   }
   __syncthreads();
 
-  // Store phase: coalesced keys; each value gathered from the position its key came from.
-  for (int i = tid; i < total; i += threads) {
-    keys_out[out0 + i] = s_keys[i];
-    if constexpr (HasValues) {
-      const int f = s_from[i];
-      values_out[out0 + i] = values_in[f < na ? a0 + f : b0 + (f - na)];
+  // Store phase: coalesced keys; each value gathered from the position its key came from,
+  // all of a thread's gathers in flight before its first store.
+  for (int i = tid; i < total; i += threads) keys_out[out0 + i] = s_keys[i];
+  if constexpr (HasValues) {
+    V v[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = j * threads + tid;
+      if (i < total) {
+        const int f = s_from[i];
+        v[j] = values_in[f < na ? a0 + f : b0 + (f - na)];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = j * threads + tid;
+      if (i < total) values_out[out0 + i] = v[j];
     }
   }
 }

@@ -1,6 +1,4 @@
-// CUDA dispatch of merge (merge.cuh) and of lower_bound / upper_bound (one binary search per
-// thread: queries and results are read and written coalesced, and neighbouring sorted queries
-// walk the same path, so the upper levels of the search stay in L1/L2).
+// CUDA dispatch of merge (kernel bodies in merge.cuh).
 #include <string>
 
 #include "parprim/detail/temp_memory.hpp"
@@ -9,34 +7,7 @@
 #include "cuda/runtime/bad_position.hpp"
 #include "cuda/search_merge_backend.hpp"
 
-namespace parprim::cuda_kernels {
-
-template <class U, bool Upper>
-__global__ void __launch_bounds__(cuda_tuning::search_tuning::threads)
-    search_kernel(const U* sorted, std::int64_t n, const U* queries, std::int64_t m,
-                  std::int64_t* out, detail::key_order<U> ord) {
-  const std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q < m) out[q] = detail::bound<U, Upper>(sorted, n, queries[q], ord);
-}
-
-}  // namespace parprim::cuda_kernels
-
 namespace parprim::cuda_backend {
-
-template <class U>
-void search(const context& ctx, const U* sorted, std::int64_t n, const U* queries,
-            std::int64_t m, std::int64_t* out, detail::key_order<U> ord, bool upper) {
-  using namespace cuda_kernels;
-  const char* who = upper ? "upper_bound" : "lower_bound";
-  use_device(ctx, who);
-  constexpr int threads = cuda_tuning::search_tuning::threads;
-  const unsigned blocks = unsigned(ceil_div(m, threads));
-  if (upper)
-    search_kernel<U, true><<<blocks, threads, 0, stream_of(ctx)>>>(sorted, n, queries, m, out, ord);
-  else
-    search_kernel<U, false><<<blocks, threads, 0, stream_of(ctx)>>>(sorted, n, queries, m, out, ord);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-}
 
 template <class U, class W>
 void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, const U* b,
@@ -76,8 +47,6 @@ void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, c
                             const W*, std::int64_t, U*, W*, detail::key_order<U>, const char*, \
                             workspace*);
 #define PARPRIM_INSTANTIATE(U)                                                                  \
-  template void search<U>(const context&, const U*, std::int64_t, const U*, std::int64_t,       \
-                          std::int64_t*, detail::key_order<U>, bool);                           \
   PARPRIM_INSTANTIATE_UW(U, std::uint32_t)                                                      \
   PARPRIM_INSTANTIATE_UW(U, std::uint64_t)
 PARPRIM_INSTANTIATE(std::uint32_t)

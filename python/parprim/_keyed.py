@@ -1,0 +1,189 @@
+"""Runs of keys and sorted ranges: reduce/scan by key, unique and run-length encoding, merge,
+binary search and top-k, on arrays of any supported library (see _primitives.py for the
+conventions). Calls whose result size is only known on the device (reduce_by_key, unique,
+unique_by_key, unique_count, run_length_encode) wait for it and return views of their outputs'
+first R elements."""
+
+from . import _core
+from ._arrays import (ALL_DTYPES, check_1d, check_dtype, check_same_dtype, output,
+                      scalar_for)
+from ._primitives import _OPS, _choice, _input, _inputs
+
+
+def _pair_inputs(fn, stream, named):
+    """Key and value arrays (1-D, equally long, any element types, one device)."""
+    arrays, s = _inputs(fn, stream, named, ALL_DTYPES)
+    for (name, _), arr in zip(named, arrays):
+        check_dtype(fn, arr, name, ALL_DTYPES)
+        check_1d(fn, arr, name)
+    return arrays, s
+
+
+def reduce_by_key(keys, values, op="plus", *, keys_out=None, values_out=None, stream=None):
+    """Folds the values of every run of consecutive equal keys (op: plus, min, max), left to
+    right; keys need not be sorted (equal keys apart form separate runs; NaN keys are runs of
+    their own; -0.0 and +0.0 share one). Returns (first key of each run, folded values), views
+    of the first R elements of keys_out and values_out (which need at least R; by default they
+    have len(keys)). Integers wrap; float results are bitwise reproducible."""
+    fn = "reduce_by_key"
+    (k, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    code = _choice(fn, k.device, "op", op, _OPS)
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    runs = _core.reduce_by_key(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
+                               ko.size, vo.ptr, vo.size, code)
+    return keys_out[:runs], values_out[:runs]
+
+
+def _scan_by_key(fn, keys, values, init, op, out, stream):
+    (k, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    code = _choice(fn, k.device, "op", op, _OPS)
+    out, o = output(fn, k, out, "out", v.shape, v.dtype, stream)
+    first = 0 if init is None else scalar_for(fn, v, "init", init)
+    _core.scan_by_key(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, o.ptr, o.size,
+                      init is not None, first, code)
+    return out
+
+
+def inclusive_scan_by_key(keys, values, op="plus", *, out=None, stream=None):
+    """out[i] = the fold (op: plus, min, max) of the values of i's run of equal keys up to and
+    including i. `out` (values' element type) may be values (in place)."""
+    return _scan_by_key("inclusive_scan_by_key", keys, values, None, op, out, stream)
+
+
+def exclusive_scan_by_key(keys, values, init=0, op="plus", *, out=None, stream=None):
+    """out[i] = init op (fold of the values of i's run before i): every run starts at init."""
+    return _scan_by_key("exclusive_scan_by_key", keys, values, init, op, out, stream)
+
+
+def unique(x, *, out=None, stream=None):
+    """The first element of every run of consecutive equal elements of a 1-D array (as
+    std::unique and torch.unique_consecutive: only adjacent duplicates are removed; sort first
+    for the distinct values). Returns a view of out's first R elements."""
+    fn = "unique"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    return out[:_core.unique(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size)]
+
+
+def unique_count(x, *, stream=None):
+    """The number of runs of consecutive equal elements of a 1-D array (what unique returns
+    the size of), as a Python int."""
+    fn = "unique_count"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    return _core.unique_count(a.device, s, a.code, a.ptr, a.size)
+
+
+def unique_by_key(keys, values, *, keys_out=None, values_out=None, stream=None):
+    """The first key of every run of consecutive equal keys and the value beside it.
+    Returns views of the first R elements of keys_out and values_out."""
+    fn = "unique_by_key"
+    (k, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
+    values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)
+    runs = _core.unique_by_key(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
+                               ko.size, vo.ptr, vo.size)
+    return keys_out[:runs], values_out[:runs]
+
+
+def run_length_encode(x, *, unique_out=None, lengths_out=None, stream=None):
+    """Runs of consecutive equal elements as (first element of each run, its length as int64),
+    views of the first R elements of unique_out and lengths_out."""
+    fn = "run_length_encode"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    unique_out, u = output(fn, a, unique_out, "unique_out", a.shape, a.dtype, stream)
+    lengths_out, n = output(fn, a, lengths_out, "lengths_out", a.shape, "int64", stream)
+    runs = _core.run_length_encode(a.device, s, a.code, a.ptr, a.size, u.ptr, u.size, n.ptr,
+                                   n.size)
+    return unique_out[:runs], lengths_out[:runs]
+
+
+def merge(a, b, *, descending=False, out=None, check=True, stream=None):
+    """Stable merge of two 1-D arrays sorted in sort()'s order (NaNs last; descending: its
+    reverse); on equal keys a's elements come first. Returns out (len(a) + len(b) elements).
+    Unsorted input raises InvalidArgumentError: at once on the CPU; on CUDA check=True waits
+    for the stream to report it, check=False leaves it to parprim.synchronize()."""
+    fn = "merge"
+    (x, y), s = _inputs(fn, stream, [("a", a), ("b", b)], ALL_DTYPES)
+    check_1d(fn, x, "a"), check_1d(fn, y, "b")
+    check_same_dtype(fn, y, "b", x.dtype)
+    out, o = output(fn, x, out, "out", (x.size + y.size,), x.dtype, stream)
+    _core.merge(x.device, s, x.code, x.ptr, x.size, y.ptr, y.size, o.ptr, o.size,
+                bool(descending), bool(check))
+    return out
+
+
+def merge_by_key(a_keys, a_values, b_keys, b_values, *, descending=False, keys_out=None,
+                 values_out=None, check=True, stream=None):
+    """merge() of the keys, each value travelling with its key. Returns (keys, values)."""
+    fn = "merge_by_key"
+    named = [("a_keys", a_keys), ("a_values", a_values), ("b_keys", b_keys),
+             ("b_values", b_values)]
+    (ak, av, bk, bv), s = _pair_inputs(fn, stream, named)
+    check_same_dtype(fn, bk, "b_keys", ak.dtype)
+    check_same_dtype(fn, bv, "b_values", av.dtype)
+    n = ak.size + bk.size
+    keys_out, ko = output(fn, ak, keys_out, "keys_out", (n,), ak.dtype, stream)
+    values_out, vo = output(fn, ak, values_out, "values_out", (n,), av.dtype, stream)
+    _core.merge_by_key(ak.device, s, ak.code, av.code, ak.ptr, ak.size, av.ptr, av.size, bk.ptr,
+                       bk.size, bv.ptr, bv.size, ko.ptr, ko.size, vo.ptr, vo.size,
+                       bool(descending), bool(check))
+    return keys_out, values_out
+
+
+def _search(fn, sorted_values, queries, out, stream, upper):
+    (a, q), s = _inputs(fn, stream, [("sorted", sorted_values), ("queries", queries)], ALL_DTYPES)
+    check_1d(fn, a, "sorted")
+    check_same_dtype(fn, q, "queries", a.dtype)
+    out, o = output(fn, a, out, "out", q.shape, "int64", stream)
+    _core.search(a.device, s, a.code, a.ptr, a.size, q.ptr, q.size, o.ptr, o.size, upper)
+    return out
+
+
+def lower_bound(sorted, queries, *, out=None, stream=None):
+    """For every query, the first position i with not sorted[i] < query (numpy.searchsorted
+    with side="left"), as int64 of the queries' shape. `sorted` is 1-D and ascending in sort()'s
+    order (NaNs last); that is not checked (results then stay within [0, len(sorted)])."""
+    return _search("lower_bound", sorted, queries, out, stream, False)
+
+
+def upper_bound(sorted, queries, *, out=None, stream=None):
+    """For every query, the first position i with query < sorted[i] (numpy.searchsorted with
+    side="right"); otherwise as lower_bound."""
+    return _search("upper_bound", sorted, queries, out, stream, True)
+
+
+def top_k(x, k, *, largest=True, sorted=True, out=None, stream=None):
+    """The k largest (largest=False: smallest) elements of a 1-D array, k in [1, len(x)], by
+    radix select (no full sort). Order as sort(): NaNs count as the largest; ties at the k-th
+    element take the earliest. sorted=True: in order, largest first (smallest first with
+    largest=False); sorted=False: the chosen elements in input order."""
+    fn = "top_k"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    out, o = output(fn, a, out, "out", (max(int(k), 0),), a.dtype, stream)
+    _core.top_k(a.device, s, a.code, a.ptr, a.size, int(k), o.ptr, o.size, bool(largest),
+                bool(sorted))
+    return out
+
+
+def top_k_pairs(keys, values, k, *, largest=True, sorted=True, keys_out=None, values_out=None,
+                stream=None):
+    """top_k of the keys with each value travelling with its key (values=arange(n) gives the
+    indices, as torch.topk does). Returns (keys, values)."""
+    fn = "top_k_pairs"
+    (a, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    k = int(k)
+    keys_out, ko = output(fn, a, keys_out, "keys_out", (max(k, 0),), a.dtype, stream)
+    values_out, vo = output(fn, a, values_out, "values_out", (max(k, 0),), v.dtype, stream)
+    _core.top_k_pairs(a.device, s, a.code, v.code, a.ptr, a.size, v.ptr, v.size, k, ko.ptr,
+                      ko.size, vo.ptr, vo.size, bool(largest), bool(sorted))
+    return keys_out, values_out
+
+
+__all__ = ["exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge",
+           "merge_by_key", "reduce_by_key", "run_length_encode", "top_k", "top_k_pairs",
+           "unique", "unique_by_key", "unique_count", "upper_bound"]
