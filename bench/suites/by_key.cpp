@@ -50,7 +50,8 @@ void add_row(session& s, table& t, const row_args& a) {
   const char* yard = s.on_gpu() ? "cub" : "sequential";
   row r;
   r.primitive = a.primitive;
-  r.variant = "runs_engine";
+  // GPU: the single-pass look-back kernel; CPU: the three-phase blocked walk.
+  r.variant = s.on_gpu() ? "single_pass" : "blocked";
   r.type = "u32/f32";
   r.n = a.n;
   r.ms = a.ms;
@@ -58,6 +59,7 @@ void add_row(session& s, table& t, const row_args& a) {
   if (!std::isnan(a.yard_ms)) {
     r.yardstick = yard;
     r.yardstick_ms = a.yard_ms;
+    if (!s.on_gpu()) r.extra["seq_cpu_ms"] = a.yard_ms;  // the sequential oracle, as elsewhere
   }
   r.extra["mean_run"] = double(a.mean_run);
   r.extra["copy_gbps"] = s.copy_gbps();

@@ -1,5 +1,5 @@
-// The CPU runs engine (src/cpu/runs.hpp) for every key and value type, with `==` and the
-// built-in operators.
+// The CPU runs engine (src/cpu/runs.hpp) for every value type with the built-in operators
+// (segmented primitives: K = u32).
 #include "cpu/runs.hpp"
 
 #include "cpu/runs_backend.hpp"
@@ -9,19 +9,12 @@ namespace parprim::cpu_backend {
 
 template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job) {
-  auto equal = [](const K& a, const K& b) { return a == b; };
-  return detail::with_op<V>(job.o, [&](auto op) { return runs_engine::run(ctx, job, equal, op); });
+  return detail::with_op<V>(job.o, [&](auto op) { return runs_engine::run(ctx, job, op); });
 }
 
-#define PARPRIM_INSTANTIATE_KV(K, V) \
-  template std::int64_t runs<K, V>(const context&, const detail::runs_job<K, V>&);
-#define PARPRIM_INSTANTIATE(V)                   \
-  PARPRIM_INSTANTIATE_KV(std::uint32_t, V)       \
-  PARPRIM_INSTANTIATE_KV(std::uint64_t, V)       \
-  PARPRIM_INSTANTIATE_KV(float, V)               \
-  PARPRIM_INSTANTIATE_KV(double, V)
+#define PARPRIM_INSTANTIATE(V) \
+  template std::int64_t runs<std::uint32_t, V>(const context&, const detail::runs_job<std::uint32_t, V>&);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
-#undef PARPRIM_INSTANTIATE_KV
 
 }  // namespace parprim::cpu_backend

@@ -1,5 +1,4 @@
-// The CPU engine behind the by-key, unique, run-length and segmented primitives
-// (src/core/runs_job.hpp): fixed blocks of the input, three phases.
+// The CPU engine behind the segmented primitives (src/core/runs_job.hpp): fixed blocks of the input, three phases.
 //   1. each block folds its elements into a run state (heads seen, value since the last head,
 //      tag of the last head);
 //   2. the block states are scanned in block order (a few thousand at most);
@@ -47,10 +46,10 @@ state<V> combine(const state<V>& a, const state<V>& b, Op op) {
 }
 
 // Finds heads of [begin, end) one element at a time, in order.
-template <class K, class V, class Eq>
+template <class K, class V>
 class head_finder {
  public:
-  head_finder(const detail::runs_job<K, V>& job, Eq eq, std::int64_t begin) : job_(job), eq_(eq) {
+  head_finder(const detail::runs_job<K, V>& job, std::int64_t begin) : job_(job) {
     if (job.offsets) {
       const std::int64_t* o = job.offsets;
       segment_ = std::lower_bound(o, o + job.segments + 1, o[0] + begin) - o;
@@ -61,9 +60,7 @@ class head_finder {
   bool head(std::int64_t i, std::int64_t& tag, bool write_empty) {
     tag = i;
     if (job_.offsets) return offsets_head(i, tag, write_empty);
-    if (i == 0) return true;
-    if (job_.flags) return job_.flags[i] != 0;
-    return !eq_(job_.keys[i - 1], job_.keys[i]);
+    return i == 0 || job_.flags[i] != 0;
   }
   // Empty segments sitting at the end of the data (offsets[s] == offsets[segments]).
   void finish(bool write_empty) {
@@ -88,7 +85,6 @@ class head_finder {
   }
 
   const detail::runs_job<K, V>& job_;
-  Eq eq_;
   std::int64_t segment_ = 0;
 };
 
@@ -108,28 +104,27 @@ inline void step(state<V>& s, const detail::runs_job<K, V>& job, std::int64_t i,
   s.valid = true;
 }
 
-// Writes the outputs of the run that `s` closes at position `end` (exclusive).
+// Writes the outputs of the run that `s` closes.
 template <class K, class V>
-void close_run(const detail::runs_job<K, V>& job, const state<V>& s, std::int64_t end) {
+void close_run(const detail::runs_job<K, V>& job, const state<V>& s) {
   const std::int64_t r = s.heads - 1;
   if (job.reduced_out) job.reduced_out[job.by_segment ? s.tag : r] = s.value;
-  if (job.lengths_out) job.lengths_out[r] = end - s.tag;
 }
 
-// Runs the job with equality `eq` and operator `op`; returns the number of runs.
-template <class K, class V, class Eq, class Op>
-std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, Op op) {
+// Runs the job with operator `op`; returns the number of runs.
+template <class K, class V, class Op>
+std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Op op) {
   const std::int64_t n = job.n;
   const std::int64_t blocks = block_count(n, block_elements);
   std::vector<state<V>> prefix(static_cast<std::size_t>(blocks) + 1);
   if (n == 0) {  // only empty segments
-    head_finder<K, V, Eq>(job, eq, 0).finish(true);
+    head_finder<K, V>(job, 0).finish(true);
     return 0;
   }
 
   // Phase 1: one state per block.
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    head_finder<K, V, Eq> heads(job, eq, begin);
+    head_finder<K, V> heads(job, begin);
     state<V> s;
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
@@ -141,27 +136,23 @@ std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, O
   // Phase 2: exclusive prefixes in block order; prefix[blocks] is the whole input's state.
   for (std::int64_t b = 0; b < blocks; ++b) prefix[b + 1] = combine(prefix[b], prefix[b + 1], op);
   const std::int64_t runs = prefix[blocks].heads;
-  if (job.check_runs) job.check_runs(runs);
 
   // Phase 3: walk again from each block's prefix and write.
-  const bool writes = job.keys_out || job.head_values_out || job.reduced_out || job.lengths_out ||
-                      job.scan_out;
+  const bool writes = job.reduced_out || job.scan_out;
   if (!writes) return runs;
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    head_finder<K, V, Eq> heads(job, eq, begin);
+    head_finder<K, V> heads(job, begin);
     state<V> s = prefix[b];
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
       const bool h = heads.head(i, tag, true);
-      if (h && s.valid) close_run(job, s, i);
+      if (h && s.valid) close_run(job, s);
       const V before = s.value;
       step(s, job, i, h, tag, op);
-      if (h && job.keys_out) job.keys_out[s.heads - 1] = job.keys[i];
-      if (h && job.head_values_out) job.head_values_out[s.heads - 1] = job.head_values_source[i];
       if (job.scan_out) job.scan_out[i] = job.inclusive ? s.value : (h ? job.init : before);
     }
     if (end == n) {
-      close_run(job, s, n);
+      close_run(job, s);
       heads.finish(true);
     }
   });

@@ -1,5 +1,5 @@
-// The CPU backend's entry point for runs jobs (src/core/runs_job.hpp). K is u32, u64, f32 or
-// f64 (signed keys arrive as their unsigned type); returns the number of runs.
+// The CPU backend's entry point for runs jobs (src/core/runs_job.hpp), compiled for K = u32;
+// returns the number of runs.
 #pragma once
 
 #include <cstdint>

@@ -1,27 +1,39 @@
-// CUDA dispatch of the runs engine with keys as the head source: reduce_by_key, the scans by
-// key, unique, unique_by_key, unique_count and run_length_encode. Flags and offsets (the
-// segmented primitives) are in segmented.cu.
-#include "cuda/kernels/runs_launch.cuh"
+// Precompiled CUDA dispatch of reduce_by_key, inclusive/exclusive_scan_by_key and
+// run_length_encode: the single-pass body of parprim/cuda/by_key.cuh with == and the
+// library's operators, chosen at run time (one uniform branch per combine) so that each key
+// and value type pair compiles one kernel per kind, not three.
 #include "cuda/runs_backend.hpp"
+#include "parprim/by_key.hpp"
+#include "parprim/cuda/by_key.cuh"
+#include "parprim/detail/op_functors.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_backend {
 
+namespace {
 template <class V>
-std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
-                              workspace* ws);
+struct runtime_op {
+  op o;
+  __device__ __forceinline__ V operator()(V a, V b) const {
+    switch (o) {
+      case op::min: return detail::min_op<V>{}(a, b);
+      case op::max: return detail::max_op<V>{}(a, b);
+      default: return detail::plus_op<V>{}(a, b);
+    }
+  }
+};
+}  // namespace
 
-template <class K, class V>
-std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws) {
-  using namespace cuda_kernels::runs;
-  // Jobs without keys (flags, offsets) always arrive with K = u32 (src/core/segmented.cpp).
-  if constexpr (std::is_same_v<K, std::uint32_t>)
-    if (!job.keys) return runs_by_segments(ctx, job, ws);
-  return launch<head_source::keys>(ctx, job, equal_to<K>{}, runtime_op<V>{job.o}, ws, "runs");
+template <detail::runs_kind Kind, class K, class V>
+std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op o, workspace* ws) {
+  return cuda_kernels::by_key::runs<Kind>(ctx, io, equal_to{}, runtime_op<V>{o}, ws, "runs_by_key");
 }
 
-#define PARPRIM_INSTANTIATE_KV(K, V) \
-  template std::int64_t runs<K, V>(const context&, const detail::runs_job<K, V>&, workspace*);
+#define PARPRIM_INSTANTIATE_KV(K, V)                                                       \
+  template std::int64_t runs_by_key<detail::runs_kind::reduce, K, V>(                      \
+      const context&, const detail::runs_io<K, V>&, op, workspace*);                       \
+  template std::int64_t runs_by_key<detail::runs_kind::scan, K, V>(                        \
+      const context&, const detail::runs_io<K, V>&, op, workspace*);
 #define PARPRIM_INSTANTIATE(V)             \
   PARPRIM_INSTANTIATE_KV(std::uint32_t, V) \
   PARPRIM_INSTANTIATE_KV(std::uint64_t, V) \

@@ -1,6 +1,5 @@
-// The CUDA engine behind the by-key, unique, run-length and segmented primitives
-// (src/core/runs_job.hpp), written once over the key type, value type, equality, operator
-// and head source.
+// The CUDA engine behind the segmented primitives (src/core/runs_job.hpp), written once over
+// the value type, operator and head source (flags or offsets).
 //
 // Three launches:
 //   1. tile kernel, fold pass: each block loads one tile (threads x items consecutive
@@ -16,8 +15,9 @@
 // bitwise reproducible. Between passes 2 and 3 the host may read the run count (outputs
 // indexed by run are checked against it before anything is written).
 //
-// The input is read twice (passes 1 and 3); a single-pass version needs a look-back over the
-// run state, which is wider than the 4- and 8-byte tile status words of tile_status.cuh.
+// The input is read twice (passes 1 and 3). The by-key primitives left this engine for the
+// single-pass body of parprim/cuda/by_key.cuh (look-back over run states in tile_status's
+// flag-and-value slots); the segmented ones still run here.
 #pragma once
 
 #include <cstdint>
@@ -75,6 +75,7 @@ struct runtime_op {
   }
 };
 
+// The launch's equality parameter: flags and offsets compare no keys (segmented.cu names it).
 template <class K>
 struct equal_to {
   __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return a == b; }
@@ -84,18 +85,13 @@ struct equal_to {
 template <class K, class V>
 struct device_job {
   std::int64_t n;
-  const K* keys;
   const std::uint8_t* flags;
   const std::int64_t* offsets;
   std::int64_t segments;
   const V* values;
   bool has_init;
   V init;
-  K* keys_out;
-  const V* head_values_source;
-  V* head_values_out;
   V* reduced_out;
-  std::int64_t* lengths_out;
   V* scan_out;
   bool inclusive;
   bool by_segment;
@@ -104,18 +100,14 @@ struct device_job {
 
 template <class K, class V>
 device_job<K, V> device_view(const detail::runs_job<K, V>& j) {
-  return {j.n,        j.keys,        j.flags,     j.offsets,        j.segments,
-          j.values,   j.has_init,    j.init,      j.keys_out,       j.head_values_source,
-          j.head_values_out, j.reduced_out, j.lengths_out, j.scan_out, j.inclusive,
-          j.by_segment, nullptr};
+  return {j.n,    j.flags,       j.offsets,  j.segments,  j.values,     j.has_init,
+          j.init, j.reduced_out, j.scan_out, j.inclusive, j.by_segment, nullptr};
 }
 
 template <class K, class V, class Op, head_source Heads>
 struct tile_storage {
   static constexpr int tile = tuning::tile;
-  // keys: slot 0 holds the key before the tile, slot 1 + i element i of the tile.
-  K keys[Heads == head_source::keys ? tile + 1 : 1];
-  std::uint8_t flags[Heads == head_source::keys ? 1 : tile];
+  std::uint8_t flags[tile];
   std::int64_t tags[Heads == head_source::offsets ? tile : 1];
   V values[tile];
   typename cuda_prim::block_scan<state<V>, segmented_op<V, Op>, tuning::threads>::storage scan;
@@ -164,14 +156,11 @@ __global__ void tile_first_segment_kernel(const std::int64_t* offsets, std::int6
   first[t] = lo;
 }
 
-// Loads the tile's keys or flags and values into shared memory (coalesced, striped).
+// Loads the tile's flags and values into shared memory (coalesced, striped).
 template <class K, class V, head_source Heads, class Storage>
 __device__ void load_tile(const device_job<K, V>& a, Storage& s, std::int64_t b0, int count,
                           bool write) {
-  if constexpr (Heads == head_source::keys) {
-    for (int i = threadIdx.x; i < count; i += tuning::threads) s.keys[i + 1] = a.keys[b0 + i];
-    if (threadIdx.x == 0 && b0 > 0) s.keys[0] = a.keys[b0 - 1];
-  } else if constexpr (Heads == head_source::flags) {
+  if constexpr (Heads == head_source::flags) {
     for (int i = threadIdx.x; i < count; i += tuning::threads) s.flags[i] = a.flags[b0 + i];
   }
   if (a.values)
@@ -180,19 +169,17 @@ __device__ void load_tile(const device_job<K, V>& a, Storage& s, std::int64_t b0
   else __syncthreads();
 }
 
-template <class K, class V, head_source Heads, class Eq, class Storage>
-__device__ __forceinline__ bool is_head(const Storage& s, Eq eq, std::int64_t b0, int i) {
-  if (b0 + i == 0) return true;
-  if constexpr (Heads == head_source::keys) return !eq(s.keys[i], s.keys[i + 1]);
-  else return s.flags[i] != 0;
+template <class K, class V, head_source Heads, class Storage>
+__device__ __forceinline__ bool is_head(const Storage& s, std::int64_t b0, int i) {
+  return b0 + i == 0 || s.flags[i] != 0;
 }
 
 // Element i of the tile as a run state.
-template <class K, class V, head_source Heads, class Storage, class Eq, class Op>
-__device__ __forceinline__ state<V> element_at(const device_job<K, V>& a, const Storage& s, Eq eq,
+template <class K, class V, head_source Heads, class Storage, class Op>
+__device__ __forceinline__ state<V> element_at(const device_job<K, V>& a, const Storage& s,
                                                Op op, std::int64_t b0, int i) {
   state<V> e = segmented_op<V, Op>::identity();
-  const bool head = is_head<K, V, Heads>(s, eq, b0, i);
+  const bool head = is_head<K, V, Heads>(s, b0, i);
   e.valid = 1;
   e.heads = head ? 1 : 0;
   if constexpr (Heads == head_source::offsets) e.tag = head ? s.tags[i] : 0;
@@ -202,18 +189,15 @@ __device__ __forceinline__ state<V> element_at(const device_job<K, V>& a, const 
 }
 
 template <class K, class V>
-__device__ __forceinline__ void close_run(const device_job<K, V>& a, const state<V>& r,
-                                          std::int64_t end) {
-  const std::int64_t run = r.heads - 1;
-  if (a.reduced_out) a.reduced_out[a.by_segment ? r.tag : run] = r.value;
-  if (a.lengths_out) a.lengths_out[run] = end - r.tag;
+__device__ __forceinline__ void close_run(const device_job<K, V>& a, const state<V>& r) {
+  if (a.reduced_out) a.reduced_out[a.by_segment ? r.tag : r.heads - 1] = r.value;
 }
 
 // Passes 1 and 3 (see the top of the file). tile_states: the fold pass writes each tile's
 // total; the write pass reads each tile's exclusive prefix.
-template <class K, class V, head_source Heads, class Eq, class Op>
+template <class K, class V, head_source Heads, class Op>
 __global__ void __launch_bounds__(tuning::threads)
-    runs_tile_kernel(device_job<K, V> a, Eq eq, Op op, state<V>* tile_states, bool write) {
+    runs_tile_kernel(device_job<K, V> a, Op op, state<V>* tile_states, bool write) {
   using storage = tile_storage<K, V, Op, Heads>;
   using sop_t = segmented_op<V, Op>;
   __shared__ storage s;
@@ -230,7 +214,7 @@ __global__ void __launch_bounds__(tuning::threads)
   const int last = first + tuning::items < count ? first + tuning::items : count;
   state<V> mine = sop_t::identity();
 #pragma unroll 1
-  for (int i = first; i < last; ++i) mine = sop(mine, element_at<K, V, Heads>(a, s, eq, op, b0, i));
+  for (int i = first; i < last; ++i) mine = sop(mine, element_at<K, V, Heads>(a, s, op, b0, i));
   state<V> inclusive, exclusive, total;
   cuda_prim::block_scan<state<V>, sop_t, tuning::threads>::scan(s.scan, mine, sop, inclusive,
                                                                   exclusive, total);
@@ -243,17 +227,14 @@ __global__ void __launch_bounds__(tuning::threads)
   state<V> run = sop(tile_states[blockIdx.x], exclusive);
 #pragma unroll 1
   for (int i = first; i < last; ++i) {
-    const state<V> e = element_at<K, V, Heads>(a, s, eq, op, b0, i);
+    const state<V> e = element_at<K, V, Heads>(a, s, op, b0, i);
     const bool head = e.heads != 0;
-    if (head && run.valid) close_run(a, run, b0 + i);
+    if (head && run.valid) close_run(a, run);
     const state<V> before = run;
     run = sop(run, e);
-    if constexpr (Heads == head_source::keys)
-      if (head && a.keys_out) a.keys_out[run.heads - 1] = s.keys[i + 1];
-    if (head && a.head_values_out) a.head_values_out[run.heads - 1] = a.head_values_source[b0 + i];
     // Only this thread reads s.values[i], and it has just done so: safe to overwrite.
     if (a.scan_out) s.values[i] = a.inclusive ? run.value : (head ? a.init : before.value);
-    if (b0 + i == a.n - 1) close_run(a, run, a.n);
+    if (b0 + i == a.n - 1) close_run(a, run);
   }
   if (a.scan_out) {  // back out through shared memory, coalesced
     __syncthreads();

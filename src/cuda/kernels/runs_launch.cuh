@@ -1,5 +1,4 @@
-// Host side of the runs engine (runs.cuh): temporary tile states, the three launches, and
-// the run count read back between them when the job asks for it.
+// Host side of the runs engine (runs.cuh): temporary tile states and the three launches.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +10,7 @@
 namespace parprim::cuda_kernels::runs {
 
 template <head_source Heads, class K, class V, class Eq, class Op>
-std::int64_t launch(const context& ctx, const detail::runs_job<K, V>& job, Eq eq, Op op,
+std::int64_t launch(const context& ctx, const detail::runs_job<K, V>& job, Eq, Op op,
                     workspace* ws, const char* who) {
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
@@ -37,26 +36,17 @@ std::int64_t launch(const context& ctx, const detail::runs_job<K, V>& job, Eq eq
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     a.tile_first_segment = first;
   }
-  runs_tile_kernel<K, V, Heads><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, eq, op, states,
+  runs_tile_kernel<K, V, Heads><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, op, states,
                                                                                  false);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   scan_tile_states_kernel<<<1, tuning::scan_threads, 0, stream>>>(states, tiles, op);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  std::int64_t runs = -1;
-  if (job.check_runs) {
-    state<V> whole;
-    ctx.copy_to_host(&whole, states + tiles, sizeof(whole));
-    runs = whole.heads;
-    job.check_runs(runs);
-  }
-  const bool writes = job.keys_out || job.head_values_out || job.reduced_out || job.lengths_out ||
-                      job.scan_out;
-  if (writes) {
-    runs_tile_kernel<K, V, Heads><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, eq, op,
-                                                                                   states, true);
+  if (job.reduced_out || job.scan_out) {
+    runs_tile_kernel<K, V, Heads><<<unsigned(tiles), tuning::threads, 0, stream>>>(a, op, states,
+                                                                                   true);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   }
-  return runs;
+  return -1;  // the segmented primitives do not ask for the run count
 }
 
 }  // namespace parprim::cuda_kernels::runs

@@ -1,0 +1,320 @@
+// The CUDA body of reduce_by_key, the scans by key, unique, unique_by_key, unique_count and
+// run_length_encode (nvcc only), for any key, value, equality and associative operator: one
+// pass with decoupled look-back (Merrill & Garland, NVR-2016-002) over run states. Every key
+// and value is read once and every output written once. The precompiled entry points
+// (src/cuda/kernels/by_key.cu, unique.cu) are this code instantiated for the six types.
+//
+// A run state is (heads seen, fold of the values since the last head, valid) under the
+// segmented operator of detail/runs.hpp: associative, not commutative, and the look-back and
+// the block scan combine states in tile and thread order only.
+//
+// Phases of one tile (one block):
+//   1. claim the next tile id from a global counter (tiles only wait for tiles whose blocks
+//      already run or have finished: no deadlock);
+//   2. load the tile's keys (and values) into shared memory with 16-byte vector loads when the
+//      tile is whole and aligned, coalesced scalars otherwise; each thread then reads its
+//      `items` consecutive elements (odd count: no bank conflicts) and the key before them,
+//      and marks its heads (!eq(previous key, key); element 0 is always one);
+//   3. each thread folds its elements into a run state; a block scan of the states gives each
+//      thread its exclusive prefix within the tile and the tile's aggregate;
+//   4. warp 0 publishes the aggregate, looks back for the tile's exclusive prefix
+//      (look_back.cuh: a fixed left fold, so float results are bitwise reproducible) and
+//      publishes the inclusive one; the last tile leaves the run count in device memory;
+//   5. each thread walks its elements again from its prefix. Per-run outputs are staged in
+//      shared memory at their rank within the tile, then stored contiguously (coalesced) at
+//      the tile's run offset; per-element outputs (scans) are staged likewise and stored with
+//      16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
+//      head of run r) or after the last element, so no element needs its successor.
+// Outputs indexed by run are written below io.capacity only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "parprim/cuda/detail/block_scan.cuh"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/look_back.cuh"
+#include "parprim/cuda/detail/tile_status.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
+#include "parprim/cuda/tuning/by_key_tuning.hpp"
+#include "parprim/detail/generic.hpp"
+#include "parprim/detail/runs.hpp"
+#include "parprim/detail/temp_memory.hpp"
+
+namespace parprim::cuda_kernels::by_key {
+
+using parprim::detail::run_state;
+using parprim::detail::runs_io;
+using parprim::detail::runs_kind;
+using parprim::detail::segmented_op;
+
+template <class K, class V>
+struct shape {
+  static constexpr int bytes = int(sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V));
+  using tuning = cuda_tuning::by_key_tuning<bytes>;
+  static constexpr int threads = tuning::threads;
+  static constexpr int items = tuning::items;
+  static constexpr int tile = threads * items;
+  static constexpr int per_lane = sizeof(run_state<V>) <= 24 ? tuning::lookback_per_lane : 1;
+  static constexpr bool fold_in_shared = per_lane > 1;
+};
+
+template <class K, class V, class Op, class Shape>
+struct storage {
+  alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
+  alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
+  typename cuda_prim::block_scan<run_state<V>, segmented_op<V, Op>, Shape::threads>::storage scan;
+  run_state<V> window[Shape::fold_in_shared ? cuda_prim::warp_size * Shape::per_lane : 1];
+  run_state<V> tile_prefix;
+  K previous_key;  // the key just before the tile
+  int tile;
+};
+
+// The value a run length folds: one per element.
+template <class V>
+__device__ __forceinline__ V one() {
+  if constexpr (std::is_arithmetic_v<V>) return V(1);
+  else return V{};
+}
+
+// Whole 16-byte units of a tile of T: tiles whose byte size is a multiple of 16.
+template <class T, class Shape>
+inline constexpr bool tile_in_units =
+    cuda_prim::vector_unit<T> && (Shape::tile * sizeof(T)) % 16 == 0;
+
+// dst[0, count) = src[0, count): all loads issued before any store.
+template <class T, class Shape>
+__device__ __forceinline__ void load_to_shared(T* dst, const T* src, int count) {
+  if constexpr (tile_in_units<T, Shape>) {
+    if (count == Shape::tile && cuda_prim::aligned16(src)) {
+      constexpr int units = int(Shape::tile * sizeof(T) / 16);
+      constexpr int per_thread = (units + Shape::threads - 1) / Shape::threads;
+      uint4 r[per_thread];
+#pragma unroll
+      for (int k = 0; k < per_thread; ++k) {
+        const int u = int(threadIdx.x) + k * Shape::threads;
+        if (u < units) r[k] = reinterpret_cast<const uint4*>(src)[u];
+      }
+#pragma unroll
+      for (int k = 0; k < per_thread; ++k) {
+        const int u = int(threadIdx.x) + k * Shape::threads;
+        if (u < units) reinterpret_cast<uint4*>(dst)[u] = r[k];
+      }
+      return;
+    }
+  }
+  for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
+}
+
+// dst[0, count) = src[0, count), the way back.
+template <class T, class Shape>
+__device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
+  if constexpr (tile_in_units<T, Shape>) {
+    if (count == Shape::tile && cuda_prim::aligned16(dst)) {
+      constexpr int units = int(Shape::tile * sizeof(T) / 16);
+      for (int u = threadIdx.x; u < units; u += Shape::threads)
+        reinterpret_cast<uint4*>(dst)[u] = reinterpret_cast<const uint4*>(src)[u];
+      return;
+    }
+  }
+  for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
+}
+
+// Phase 4, by warp 0: the tile's exclusive prefix into s.tile_prefix; the inclusive one is
+// published, or for the last tile its run count goes to *run_count.
+template <class V, class Sop, class Storage, class Shape>
+__device__ __forceinline__ void resolve_prefix(Storage& s, int tile, int num_tiles,
+                                               const run_state<V>& aggregate,
+                                               const cuda_prim::tile_status<run_state<V>>& status,
+                                               std::int64_t* run_count, unsigned sleep_ns, Sop sop) {
+  run_state<V> prefix = Sop::identity();
+  if (tile > 0) {
+    // Publish the aggregate first: later tiles may be waiting for it right now.
+    if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) status.publish_aggregate(tile, aggregate);
+    prefix = cuda_prim::look_back<run_state<V>, Sop, Shape::per_lane, Shape::fold_in_shared>(
+        status, tile, sop, sleep_ns, s.window);
+  }
+  if (cuda_prim::lane_id() == 0) {
+    const run_state<V> inclusive = sop(prefix, aggregate);
+    if (tile < num_tiles - 1) status.publish_inclusive(tile, inclusive);
+    else *run_count = inclusive.heads;
+    s.tile_prefix = prefix;
+  }
+}
+
+// Phase 5's copy of the staged per-run outputs to their places: keys of the tile's runs at
+// [first_run, first_run + heads); values at [first_run + shift, ...), one more for the last
+// tile of a reduction (the final run's fold); slots below 0 or at or past io.capacity skipped.
+template <runs_kind Kind, class K, class V, class Storage, class Shape>
+__device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
+                                           std::int64_t first_run, int heads, bool last_tile) {
+  if (io.keys_out)
+    for (int l = threadIdx.x; l < heads; l += Shape::threads)
+      if (first_run + l < io.capacity) io.keys_out[first_run + l] = s.keys[l];
+  const bool values = io.values_out && (Kind == runs_kind::reduce || io.values);
+  if (!values) return;
+  const int shift = Kind == runs_kind::reduce ? -1 : 0;
+  const int slots = heads + (Kind == runs_kind::reduce && last_tile ? 1 : 0);
+  for (int l = threadIdx.x; l < slots; l += Shape::threads) {
+    const std::int64_t r = first_run + shift + l;
+    if (r >= 0 && r < io.capacity) io.values_out[r] = s.values[l];
+  }
+}
+
+template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
+__global__ void __launch_bounds__(Shape::threads)
+    runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_status<run_state<V>> status,
+                int* tile_counter, std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
+  using state = run_state<V>;
+  using sop_t = segmented_op<V, Op>;
+  constexpr int I = Shape::items;
+  __shared__ storage<K, V, Op, Shape> s;
+  const sop_t sop{op};
+
+  // ---- Phases 1 and 2: claim a tile, load it, find the heads.
+  if (threadIdx.x == 0) s.tile = num_tiles == 1 ? 0 : atomicAdd(tile_counter, 1);
+  __syncthreads();
+  const int tile = s.tile;
+  const std::int64_t base = std::int64_t(tile) * Shape::tile;
+  const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
+  load_to_shared<K, Shape>(s.keys, io.keys + base, count);
+  if (io.values) load_to_shared<V, Shape>(s.values, io.values + base, count);
+  if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
+  __syncthreads();
+
+  const int first = int(threadIdx.x) * I;
+  K k[I];
+  V v[I];
+  bool head[I];
+  head[0] = false;
+#pragma unroll
+  for (int j = 0; j < I; ++j) {
+    if (first + j < count) {
+      k[j] = s.keys[first + j];
+      if (io.values) v[j] = s.values[first + j];
+    }
+  }
+  if (first < count) {
+    const K before = threadIdx.x == 0 ? s.previous_key : s.keys[first - 1];
+    head[0] = base + first == 0 || !eq(before, k[0]);
+  }
+#pragma unroll
+  for (int j = 1; j < I; ++j) head[j] = first + j < count && !eq(k[j - 1], k[j]);
+
+  // ---- Phase 3: fold this thread's elements; scan the folds across the block.
+  // Guards instead of early exits, so the loops unroll and k, v, head stay in registers.
+  state mine = sop_t::identity();
+#pragma unroll
+  for (int j = 0; j < I; ++j) {
+    if (first + j < count) {
+      if constexpr (Kind == runs_kind::heads) {
+        mine.heads += head[j] ? 1 : 0;
+        mine.valid = 1;
+      } else {
+        if (!io.values) v[j] = one<V>();
+        if (Kind == runs_kind::scan && head[j] && !io.inclusive) v[j] = op(io.init, v[j]);
+        parprim::detail::fold_element(mine, head[j], v[j], op);
+      }
+    }
+  }
+  state inclusive, exclusive, total;
+  cuda_prim::block_scan<state, sop_t, Shape::threads>::scan(s.scan, mine, sop, inclusive,
+                                                           exclusive, total);
+
+  // ---- Phase 4: the tile's prefix.
+  if (cuda_prim::warp_id() == 0)
+    resolve_prefix<V, sop_t, decltype(s), Shape>(s, tile, num_tiles, total, status, run_count,
+                                                 sleep_ns, sop);
+  __syncthreads();
+  if (Kind != runs_kind::scan && !io.keys_out && !io.values_out) return;  // unique_count
+
+  // ---- Phase 5: walk again from this thread's prefix; stage the outputs.
+  const state tile_prefix = s.tile_prefix;
+  const std::int64_t first_run = tile_prefix.heads;  // runs started before this tile
+  state run = sop(tile_prefix, exclusive);
+#pragma unroll
+  for (int j = 0; j < I; ++j) {
+    if (first + j >= count) continue;
+    const int local = int(run.heads - first_run);  // rank of this run's head in the tile
+    if constexpr (Kind == runs_kind::heads) {
+      if (head[j]) {
+        s.keys[local] = k[j];
+        if (io.values) s.values[local] = v[j];
+        ++run.heads;
+      }
+    } else if constexpr (Kind == runs_kind::reduce) {
+      if (head[j]) {
+        if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
+        s.keys[local] = k[j];
+      }
+      parprim::detail::fold_element(run, head[j], v[j], op);
+      if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
+    } else {
+      const V before = run.value;
+      parprim::detail::fold_element(run, head[j], v[j], op);
+      s.values[first + j] = io.inclusive ? run.value : (head[j] ? io.init : before);
+    }
+  }
+  __syncthreads();
+  if constexpr (Kind == runs_kind::scan)
+    store_from_shared<V, Shape>(io.values_out + base, s.values, count);
+  else
+    store_runs<Kind, K, V, decltype(s), Shape>(io, s, first_run, int(total.heads),
+                                               tile == num_tiles - 1);
+}
+
+// Launches the kernel (one block per tile, after a cudaMemsetAsync of the tile counter, the
+// run count and the tile status); returns the run count, read back to the host, except for
+// the scans (stream-ordered: -1). io.n > 0.
+template <runs_kind Kind, class K, class V, class Eq, class Op>
+std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
+                  const char* who) {
+  static_assert(sizeof(K) <= 64 && sizeof(V) <= 64,
+                "parprim by-key on CUDA: keys and values of at most 64 bytes (the tile is "
+                "staged in shared memory)");
+  using sh = shape<K, V>;
+  using status_t = cuda_prim::tile_status<run_state<V>>;
+  use_device(ctx, who);
+  const std::int64_t tiles = ceil_div(io.n, sh::tile);
+  if (tiles > INT_MAX)
+    throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx.name() +
+                                            "]: n=" + std::to_string(io.n) + " is too large");
+  const int num_tiles = static_cast<int>(tiles);
+  const cudaStream_t stream = stream_of(ctx);
+  // Scratch: the tile counter (bytes 0-3), the run count (bytes 8-15), then the status slots.
+  const std::size_t head_bytes = 256;
+  const std::size_t bytes = head_bytes + (num_tiles > 1 ? status_t::bytes(num_tiles) : 0);
+  parprim::detail::temp_memory scratch(ctx, ws, bytes);
+  auto* base = static_cast<unsigned char*>(scratch.get());
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, bytes, stream));
+  const status_t status = num_tiles > 1 ? status_t::bind(base + head_bytes, num_tiles) : status_t{};
+  auto* run_count = reinterpret_cast<std::int64_t*>(base + 8);
+  runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
+      io, num_tiles, status, reinterpret_cast<int*>(base), run_count,
+      sh::tuning::spin_sleep_ns, eq, op);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  if (Kind == runs_kind::scan) return -1;
+  std::int64_t runs = 0;
+  ctx.copy_to_host(&runs, run_count, sizeof(runs));
+  return runs;
+}
+
+}  // namespace parprim::cuda_kernels::by_key
+
+namespace parprim::detail {
+
+template <>
+struct cuda_body<runs_tag, true> {
+  template <runs_kind Kind, class K, class V, class Eq, class Op>
+  static void run(const context& ctx, const char* function, std::int64_t* runs,
+                  std::integral_constant<runs_kind, Kind>, const runs_io<K, V>& io, Eq eq, Op op,
+                  workspace* ws) {
+    *runs = cuda_kernels::by_key::runs<Kind>(ctx, io, eq, op, ws, function);
+  }
+};
+
+}  // namespace parprim::detail

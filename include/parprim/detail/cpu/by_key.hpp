@@ -1,0 +1,99 @@
+// CPU body of the by-key, unique and run-length primitives (detail/runs.hpp), for any key,
+// value, equality and associative operator: fixed blocks of the input, three phases.
+//   1. each block folds its elements into a run state (heads seen, fold since the last head);
+//   2. the block states are combined in block order (the segmented operator);
+//   3. each block walks its elements again from its exclusive prefix and writes. A run's fold
+//      is written where the next run starts, or at the end of the input.
+// Blocks depend on n only, so float results are the same on any number of threads; values
+// are combined left to right, so the operator need not be commutative.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/runs.hpp"
+
+namespace parprim::detail::cpu {
+
+inline constexpr std::int64_t runs_block = 1 << 16;
+
+// The value a run length folds: one per element.
+template <class V>
+V one() {
+  if constexpr (std::is_arithmetic_v<V>) return V(1);
+  else return V{};
+}
+
+template <class K, class V>
+void put_run(const runs_io<K, V>& io, V* out, std::int64_t run, const V& x) {
+  if (out && run < io.capacity) out[run] = x;
+}
+
+// Folds (write false) or folds and writes (write true) elements [begin, end) into s.
+template <runs_kind Kind, class K, class V, class Eq, class Op>
+void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
+               run_state<V>& s, bool write) {
+  for (std::int64_t i = begin; i < end; ++i) {
+    const bool head = i == 0 || !eq(io.keys[i - 1], io.keys[i]);
+    if constexpr (Kind == runs_kind::heads) {
+      if (head) ++s.heads;
+      s.valid = 1;
+      if (write && head) {
+        if (io.keys_out && s.heads - 1 < io.capacity) io.keys_out[s.heads - 1] = io.keys[i];
+        if (io.values) put_run(io, io.values_out, s.heads - 1, io.values[i]);
+      }
+      continue;
+    } else {
+      V x = io.values ? io.values[i] : one<V>();
+      if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
+      if (!write) {
+        fold_element(s, head, x, op);
+        continue;
+      }
+      if (Kind == runs_kind::reduce && head && s.valid) put_run(io, io.values_out, s.heads - 1, s.value);
+      const V before = s.value;
+      fold_element(s, head, x, op);
+      if (Kind == runs_kind::reduce && head && io.keys_out && s.heads - 1 < io.capacity)
+        io.keys_out[s.heads - 1] = io.keys[i];
+      if (Kind == runs_kind::scan)
+        io.values_out[i] = io.inclusive ? s.value : (head ? io.init : before);
+    }
+  }
+  if (Kind == runs_kind::reduce && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
+}
+
+// Runs the call; returns the number of runs. io.n > 0.
+template <runs_kind Kind, class K, class V, class Eq, class Op>
+std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op) {
+  using sop = segmented_op<V, Op>;
+  const std::int64_t n = io.n;
+  const bool writes = Kind == runs_kind::scan || io.keys_out || io.values_out;
+  if (n <= runs_block) {
+    run_state<V> s = sop::identity();
+    walk_runs<Kind>(io, eq, op, 0, n, s, writes);
+    return s.heads;
+  }
+  const std::int64_t blocks = block_count(n, runs_block);
+  std::vector<run_state<V>> prefix(static_cast<std::size_t>(blocks) + 1, sop::identity());
+  // Phase 1: one state per block.
+  blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    run_state<V> s = sop::identity();
+    walk_runs<Kind>(io, eq, op, begin, end, s, false);
+    prefix[static_cast<std::size_t>(b) + 1] = s;
+  });
+  // Phase 2: exclusive prefixes in block order; prefix[blocks] covers the whole input.
+  const sop combine{op};
+  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b)
+    prefix[b + 1] = combine(prefix[b], prefix[b + 1]);
+  if (!writes) return prefix.back().heads;
+  // Phase 3: walk again from each block's prefix and write.
+  blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+    run_state<V> s = prefix[static_cast<std::size_t>(b)];
+    walk_runs<Kind>(io, eq, op, begin, end, s, true);
+  });
+  return prefix.back().heads;
+}
+
+}  // namespace parprim::detail::cpu

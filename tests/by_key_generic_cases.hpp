@@ -1,0 +1,173 @@
+// The generic by-key, unique and run-length entry points with a caller's types, operator and
+// key equality, against sequential loops. Compiled by g++ (tests/test_by_key_generic.cpp: CPU
+// backend) and by nvcc (tests/cuda/test_by_key_generic_cuda.cu: CUDA backend).
+//   keys:   struct group_key {group, tag}; runs by `same_group` (tags ignored), so the first
+//           key of each run (with its tag) tells whether the right element was kept;
+//   values: struct affine {a, b}, the map x -> a x + b over wrapping u32, composed left to
+//           right: associative, not commutative, no identity passed to the library.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parprim/parprim.hpp"
+#include "support/test_support.hpp"
+
+namespace parprim::by_key_generic_cases {
+
+struct group_key {
+  std::int32_t group;
+  std::int32_t tag;
+};
+
+struct same_group {
+  PARPRIM_HD bool operator()(const group_key& x, const group_key& y) const {
+    return x.group == y.group;
+  }
+};
+
+struct affine {
+  std::uint32_t a, b;
+};
+
+// Apply f, then g.
+struct compose {
+  PARPRIM_HD affine operator()(const affine& f, const affine& g) const {
+    return affine{g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+inline bool operator==(const affine& x, const affine& y) { return x.a == y.a && x.b == y.b; }
+inline bool operator==(const group_key& x, const group_key& y) {
+  return x.group == y.group && x.tag == y.tag;
+}
+
+// Sizes around the CUDA tiles for 8-byte elements (256 x 9 = 2304) and past the look-back's
+// window of 128 tiles.
+inline std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t n : {0, 1, 2, 2303, 2304, 2305, 4609, 65537, 300'007})
+    if (n <= testing::max_test_size()) out.push_back(n);
+  return out;
+}
+
+// Runs of random length (mean about mean_run; 0: one run) of groups drawn from a few values,
+// so neighbouring runs sometimes share a group and merge; every tag differs.
+inline std::vector<group_key> make_keys(std::int64_t n, std::int64_t mean_run, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<group_key> k(static_cast<std::size_t>(n));
+  std::int64_t i = 0;
+  while (i < n) {
+    const std::int64_t len = mean_run == 0 ? n : 1 + std::int64_t(g() % std::uint64_t(2 * mean_run - 1));
+    const std::int32_t group = std::int32_t(g() % 4);
+    for (std::int64_t j = i; j < std::min(n, i + len); ++j) k[j] = group_key{group, std::int32_t(j)};
+    i += len;
+  }
+  return k;
+}
+
+inline std::vector<affine> make_values(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<affine> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = affine{std::uint32_t(g()) | 1u, std::uint32_t(g())};
+  return v;
+}
+
+inline std::vector<bool> heads(const std::vector<group_key>& k) {
+  std::vector<bool> h(k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) h[i] = i == 0 || !same_group{}(k[i - 1], k[i]);
+  return h;
+}
+
+inline void check_one(const context& ctx, std::int64_t n, std::int64_t mean_run, std::uint64_t seed) {
+  const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
+  const auto keys = make_keys(n, mean_run, seed);
+  const auto values = make_values(n, seed + 1);
+  const auto h = heads(keys);
+  // Oracles: first key, first value, fold and length of each run; scans per element.
+  std::vector<group_key> first_keys;
+  std::vector<affine> first_values, folds, inclusive(values.size()), exclusive(values.size());
+  std::vector<std::int64_t> lengths;
+  const affine init{3u, 5u};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (h[i]) {
+      first_keys.push_back(keys[i]);
+      first_values.push_back(values[i]);
+      folds.push_back(values[i]);
+      lengths.push_back(1);
+      exclusive[i] = init;
+    } else {
+      exclusive[i] = compose{}(exclusive[i - 1], values[i - 1]);
+      folds.back() = compose{}(folds.back(), values[i]);
+      ++lengths.back();
+    }
+    inclusive[i] = folds.back();
+  }
+  const std::int64_t runs = std::int64_t(first_keys.size());
+
+  auto k = buffer<group_key>::from_host(ctx, keys);
+  auto v = buffer<affine>::from_host(ctx, values);
+  span<const group_key> kc(k.data(), n);
+  span<const affine> vc(v.data(), n);
+  buffer<group_key> ko(ctx, n);
+  buffer<affine> vo(ctx, n);
+  ASSERT_EQ(reduce_by_key(ctx, kc, vc, span<group_key>(ko), span<affine>(vo), compose{}, same_group{}), runs) << where;
+  auto got_k = ko.to_host();
+  auto got_v = vo.to_host();
+  got_k.resize(runs);
+  got_v.resize(runs);
+  EXPECT_EQ(got_k, first_keys) << where << " reduce_by_key keys";
+  EXPECT_EQ(got_v, folds) << where << " reduce_by_key values";
+
+  buffer<affine> out(ctx, n);
+  inclusive_scan_by_key(ctx, kc, vc, span<affine>(out), compose{}, same_group{});
+  EXPECT_EQ(out.to_host(), inclusive) << where << " inclusive_scan_by_key";
+  exclusive_scan_by_key(ctx, kc, vc, span<affine>(out), init, compose{}, same_group{});
+  EXPECT_EQ(out.to_host(), exclusive) << where << " exclusive_scan_by_key";
+  // In place.
+  buffer<affine> in_place = buffer<affine>::from_host(ctx, values);
+  inclusive_scan_by_key(ctx, kc, span<const affine>(in_place.data(), n), span<affine>(in_place),
+                        compose{}, same_group{});
+  EXPECT_EQ(in_place.to_host(), inclusive) << where << " inclusive_scan_by_key in place";
+
+  EXPECT_EQ(unique_count(ctx, kc, same_group{}), runs) << where;
+  ASSERT_EQ(unique(ctx, kc, span<group_key>(ko), same_group{}), runs) << where;
+  got_k = ko.to_host();
+  got_k.resize(runs);
+  EXPECT_EQ(got_k, first_keys) << where << " unique";
+  ASSERT_EQ(unique_by_key(ctx, kc, vc, span<group_key>(ko), span<affine>(vo), same_group{}), runs) << where;
+  got_k = ko.to_host();
+  got_v = vo.to_host();
+  got_k.resize(runs);
+  got_v.resize(runs);
+  EXPECT_EQ(got_k, first_keys) << where << " unique_by_key keys";
+  EXPECT_EQ(got_v, first_values) << where << " unique_by_key values";
+  buffer<std::int64_t> len(ctx, runs);
+  buffer<group_key> uo(ctx, runs);
+  ASSERT_EQ(run_length_encode(ctx, kc, span<group_key>(uo), span<std::int64_t>(len), same_group{}), runs) << where;
+  EXPECT_EQ(uo.to_host(), first_keys) << where << " run_length_encode keys";
+  EXPECT_EQ(len.to_host(), lengths) << where << " run_length_encode lengths";
+}
+
+inline void every_case(const context& ctx, std::uint64_t seed) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  for (std::int64_t n : sizes())
+    for (std::int64_t mean_run : {1, 8, 512, 0}) check_one(ctx, n, mean_run, seed ^ std::uint64_t(n * 31 + mean_run));
+}
+
+// Outputs smaller than the run count: an error naming the output; the first size() runs are
+// written and nothing past them.
+inline void too_small_outputs(const context& ctx) {
+  const std::vector<group_key> keys{{1, 0}, {1, 1}, {2, 2}, {3, 3}, {3, 4}, {4, 5}};
+  auto k = buffer<group_key>::from_host(ctx, keys);
+  span<const group_key> kc(k.data(), k.size());
+  buffer<group_key> small(ctx, 3);
+  testing::expect_error([&] { unique(ctx, kc, span<group_key>(small), same_group{}); },
+                        errc::invalid_argument, {"unique", "out.size()=3", "4 runs"});
+  EXPECT_EQ(small.to_host(), (std::vector<group_key>{{1, 0}, {2, 2}, {3, 3}}));
+}
+
+}  // namespace parprim::by_key_generic_cases
