@@ -115,6 +115,16 @@ PARPRIM_HOST_DEVICE std::int64_t merge_path(const T* a, std::int64_t na, const T
   return lo;
 }
 
+// Outputs [begin, end) of the stable merge of a[0, na) and b[0, nb), written to dst[0, end -
+// begin): a piece of a parallel merge (merge_sort's rounds, parprim::merge on the CPU).
+template <class T, class Comp>
+void merge_piece(const T* a, std::int64_t na, const T* b, std::int64_t nb, std::int64_t begin,
+                 std::int64_t end, T* dst, Comp comp) {
+  const std::int64_t i0 = merge_path(a, na, b, nb, begin, comp);
+  const std::int64_t i1 = merge_path(a, na, b, nb, end, comp);
+  std::merge(a + i0, a + i1, b + (begin - i0), b + (end - i1), dst, comp);
+}
+
 // A key and its value, merged as one element on the CPU.
 template <class K, class V>
 struct keyed {
@@ -153,10 +163,7 @@ void cpu_merge_sort(const context& ctx, T* data, std::int64_t n, Comp comp, T* t
         const std::int64_t a0 = pair, a1 = std::min(n, pair + width), b1 = std::min(n, pair + 2 * width);
         const std::int64_t stop = std::min(out_end, b1);
         const std::int64_t na = a1 - a0, nb = b1 - a1;
-        const std::int64_t i0 = merge_path(src + a0, na, src + a1, nb, out - pair, comp);
-        const std::int64_t i1 = merge_path(src + a0, na, src + a1, nb, stop - pair, comp);
-        std::merge(src + a0 + i0, src + a0 + i1, src + a1 + (out - pair - i0),
-                   src + a1 + (stop - pair - i1), dst + out, comp);
+        merge_piece(src + a0, na, src + a1, nb, out - pair, stop - pair, dst + out, comp);
         out = stop;
       }
     }

@@ -210,30 +210,24 @@ __global__ void __launch_bounds__(merge_sort_tuning::partition_threads)
 }
 
 // ---- 3. Merge --------------------------------------------------------------------------------
+// One output tile of a stable merge: the na keys from a_keys[a0] on and the total - na from
+// b_keys[b0] on (with their values) into keys_out[out0, out0 + total). Shared by merge_sort's
+// passes (both slices in one array) and by parprim::merge (two arrays, parprim/cuda/merge.cuh).
 template <class K, class V, bool HasValues, class Comp>
-__global__ void __launch_bounds__(merge_sort_tuning::threads)
-    merge_pass(const K* keys_in, const V* values_in, K* keys_out, V* values_out, std::int64_t n,
-               std::int64_t width, const std::int64_t* split, Comp comp) {
+__device__ __forceinline__ void merge_tile(unsigned char* s_raw, const K* a_keys, const V* a_values,
+                                           std::int64_t a0, int na, const K* b_keys,
+                                           const V* b_values, std::int64_t b0, int total,
+                                           K* keys_out, V* values_out, std::int64_t out0,
+                                           Comp comp) {
   using shape = merge_shape<K, V, HasValues>;
-  constexpr int threads = shape::threads, items = shape::items, tile = shape::tile;
-  __shared__ alignas(16) unsigned char s_raw[shape::shared_bytes];
+  constexpr int threads = shape::threads, items = shape::items;
   K* s_keys = reinterpret_cast<K*>(s_raw);
   std::uint16_t* s_from = reinterpret_cast<std::uint16_t*>(s_raw + shape::index_offset);
   const int tid = threadIdx.x;
-  const std::int64_t out0 = std::int64_t(blockIdx.x) * tile;
-  const std::int64_t out1 = min(out0 + tile, n);
-  const std::int64_t pair = out0 / (2 * width) * (2 * width);
-  const std::int64_t a_end = min(pair + width, n), b_end = min(pair + 2 * width, n);
-  // This tile's slices: [a0, a1) of the left run and the next out1 - out0 - (a1 - a0) keys of
-  // the right one from b0.
-  const std::int64_t a0 = pair + split[blockIdx.x];
-  const std::int64_t b0 = a_end + (out0 - pair - split[blockIdx.x]);
-  const std::int64_t a1 = out1 == b_end ? a_end : pair + split[blockIdx.x + 1];
-  const int na = int(a1 - a0), total = int(out1 - out0);
 
   // Load phase: the left slice then the right one, side by side in shared memory.
-  stage_striped<items, threads>(s_keys, total,
-                                [&](int i) { return keys_in[i < na ? a0 + i : b0 + (i - na)]; });
+  stage_striped<items, threads>(
+      s_keys, total, [&](int i) { return *(i < na ? a_keys + (a0 + i) : b_keys + (b0 + (i - na))); });
   __syncthreads();
 
   const int diag = min(tid * items, total);
@@ -262,7 +256,7 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
       const int i = j * threads + tid;
       if (i < total) {
         const int f = s_from[i];
-        v[j] = values_in[f < na ? a0 + f : b0 + (f - na)];
+        v[j] = *(f < na ? a_values + (a0 + f) : b_values + (b0 + (f - na)));
       }
     }
 #pragma unroll
@@ -271,6 +265,25 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
       if (i < total) values_out[out0 + i] = v[j];
     }
   }
+}
+
+template <class K, class V, bool HasValues, class Comp>
+__global__ void __launch_bounds__(merge_sort_tuning::threads)
+    merge_pass(const K* keys_in, const V* values_in, K* keys_out, V* values_out, std::int64_t n,
+               std::int64_t width, const std::int64_t* split, Comp comp) {
+  using shape = merge_shape<K, V, HasValues>;
+  __shared__ alignas(16) unsigned char s_raw[shape::shared_bytes];
+  const std::int64_t out0 = std::int64_t(blockIdx.x) * shape::tile;
+  const std::int64_t out1 = min(out0 + shape::tile, n);
+  const std::int64_t pair = out0 / (2 * width) * (2 * width);
+  const std::int64_t a_end = min(pair + width, n), b_end = min(pair + 2 * width, n);
+  // This tile's slices: [a0, a1) of the left run and the next out1 - out0 - (a1 - a0) keys of
+  // the right one from b0.
+  const std::int64_t a0 = pair + split[blockIdx.x];
+  const std::int64_t b0 = a_end + (out0 - pair - split[blockIdx.x]);
+  const std::int64_t a1 = out1 == b_end ? a_end : pair + split[blockIdx.x + 1];
+  merge_tile<K, V, HasValues>(s_raw, keys_in, values_in, a0, int(a1 - a0), keys_in, values_in, b0,
+                              int(out1 - out0), keys_out, values_out, out0, comp);
 }
 
 inline void check_launch(const context& ctx, const char* who) {

@@ -83,6 +83,8 @@ struct reduce_tag { static constexpr const char* header = "parprim/cuda/reduce.c
 struct scan_tag { static constexpr const char* header = "parprim/cuda/scan.cuh"; };
 struct select_tag { static constexpr const char* header = "parprim/cuda/partition.cuh"; };
 struct transform_tag { static constexpr const char* header = "parprim/cuda/transform.cuh"; };
+struct merge_tag { static constexpr const char* header = "parprim/cuda/merge.cuh"; };
+struct search_tag { static constexpr const char* header = "parprim/cuda/search.cuh"; };
 
 [[noreturn]] inline void throw_needs_nvcc(const context& ctx, const char* function,
                                           const char* header) {
