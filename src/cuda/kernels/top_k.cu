@@ -73,7 +73,7 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   detail::temp_memory candidates(ctx, nullptr, copy_candidates ? std::size_t(host.candidates) * sizeof(U) : 0);
   if (copy_candidates) {
     const candidate_pred<U> pred{kind, largest, first_shift, U(host.prefix >> first_shift)};
-    copy_if_pass(ctx, stream, span<const U>(in, n), span<U>(candidates.as<U>(), host.candidates), pred,
+    lookback_pass<false>(ctx, stream, span<const U>(in, n), span<U>(candidates.as<U>(), host.candidates), pred,
                  nullptr, nullptr, who);
     src = candidates.as<U>();
     src_n = host.candidates;
