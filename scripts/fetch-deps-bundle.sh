@@ -3,10 +3,11 @@
 # machine that has the CUDA toolkit but cannot install packages itself (no network). CMake
 # finds them there through PARPRIM_DEPS_PREFIX (cmake/ParprimDeps.cmake). Run on a Debian or
 # Ubuntu machine with network access; the packages are architecture-independent headers and
-# sources, plus libpng and zlib.
+# sources, plus libpng, zlib and TBB (the CPU yardsticks of `parprim bench cpu`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libcli11-dev nlohmann-json3-dev googletest libpng-dev libpng16-16 zlib1g-dev zlib1g)
+packages=(libcli11-dev nlohmann-json3-dev googletest libpng-dev libpng16-16 zlib1g-dev zlib1g
+  libtbb-dev libtbb12 libtbbmalloc2)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && apt-get download "${packages[@]}" >/dev/null)
