@@ -23,16 +23,24 @@ void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, c
                                  tuning::partition_threads, 0, stream>>>(
       a, na, b, nb, tiles, splits.as<std::int64_t>(), ord);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  merging::merge_args<U, W> p{a,   a_values, na, b,   b_values, nb, out, out_values,
-                              splits.as<std::int64_t>(), cuda_rt::arm_bad_position(ctx, who),
-                              cuda_rt::arm_bad_position(ctx, who), ord};
-  merging::merge_kernel<U, W><<<unsigned(tiles), tuning::threads, 0, stream>>>(p);
+  const std::int64_t* tile_splits = splits.as<std::int64_t>();
+  unsigned long long* unsorted_a = cuda_rt::arm_bad_position(ctx, who);
+  unsigned long long* unsorted_b = cuda_rt::arm_bad_position(ctx, who);
+  if (out_values) {
+    merging::merge_args<U, W> p{a,   a_values,    na,         b,          b_values, nb,
+                                out, out_values, tile_splits, unsorted_a, unsorted_b, ord};
+    merging::merge_kernel<U, W, true><<<unsigned(tiles), tuning::threads, 0, stream>>>(p);
+  } else {
+    merging::merge_args<U, U> p{a,   nullptr, na,          b,          nullptr,    nb,
+                                out, nullptr, tile_splits, unsorted_a, unsorted_b, ord};
+    merging::merge_kernel<U, U, false><<<unsigned(tiles), tuning::threads, 0, stream>>>(p);
+  }
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   const std::string name = std::string("parprim::") + who + " [" + ctx.name() + "]: ";
   const char* order = ord.descending ? "descending" : "ascending";
   for (int range = 0; range < 2; ++range) {
     const std::string which = range == 0 ? "a" : "b";
-    cuda_rt::defer_bad_position(ctx, range == 0 ? p.unsorted_a : p.unsorted_b,
+    cuda_rt::defer_bad_position(ctx, range == 0 ? unsorted_a : unsorted_b,
                                 [=](std::int64_t pos) {
                                   return error(errc::invalid_argument,
                                                name + which + " is not sorted (" + order +

@@ -79,10 +79,30 @@ __device__ __forceinline__ void store_tile(const T* staged, T* out, int total) {
   }
 }
 
-template <class U, class W>
-__global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W> p) {
+// How many of the first `diag` outputs of the tile's merge come from a's stretch (keys[0,
+// count_a)), b's stretch being keys[count_a, total). The stretches hold ordered images, so one
+// unsigned compare; 32-bit indices keep the search within few registers.
+template <class U>
+__device__ __forceinline__ int tile_merge_path(const U* keys, int count_a, int total, int diag) {
+  const int count_b = total - count_a;
+  int lo = diag > count_b ? diag - count_b : 0;
+  int hi = diag < count_a ? diag : count_a;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (!(keys[count_a + diag - 1 - mid] < keys[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Keys-only merges instantiate W = U with WithValues false: no source positions are kept, so
+// the kernel fits the register budget of tuning::min_blocks (ptxas figures there).
+template <class U, class W, bool WithValues>
+__global__ void __launch_bounds__(tuning::threads,
+                                  tuning::min_blocks(int(sizeof(U)), WithValues ? int(sizeof(W)) : 0))
+    merge_kernel(merge_args<U, W> p) {
   constexpr int threads = tuning::threads, items = tuning::items, tile = tuning::tile;
-  constexpr int word = sizeof(U) > sizeof(W) ? int(sizeof(U)) : int(sizeof(W));
+  constexpr int word = WithValues && sizeof(W) > sizeof(U) ? int(sizeof(W)) : int(sizeof(U));
   // One buffer: the stretches of a and b, then the merged keys, then the merged values.
   __shared__ alignas(16) unsigned char staged[tile * word];
   U* keys = reinterpret_cast<U*>(staged);
@@ -99,14 +119,16 @@ __global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W>
 
   // Load: a's stretch, then b's, side by side. All `items` loads of a thread are issued before
   // the first shared store (a store to shared memory may not pass a load through a generic
-  // pointer, so a load-store loop keeps one load in flight per thread: the main reason the
-  // previous kernel ran at 1.54 TB/s). Keys are kept as their ordered images, so every
-  // comparison below is one unsigned compare.
+  // pointer, so a load-store loop keeps one load in flight per thread). Each load reads
+  // through one selected pointer, so it is one instruction whichever side it falls on. Keys
+  // are kept as their ordered images, so every comparison below is one unsigned compare.
+  const U* from_a = p.a + a0;
+  const U* from_b = p.b + b0;
   U r[items];
 #pragma unroll
   for (int j = 0; j < items; ++j) {
     const int k = j * threads + tid;
-    if (k < total) r[j] = k < count_a ? p.a[a0 + k] : p.b[b0 + (k - count_a)];
+    if (k < total) r[j] = __ldg(k < count_a ? from_a + k : from_b + (k - count_a));
   }
 #pragma unroll
   for (int j = 0; j < items; ++j) {
@@ -117,14 +139,13 @@ __global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W>
   check_sorted(p.a, keys, a0, count_a, p.ord, p.unsorted_a);
   check_sorted(p.b, keys + count_a, b0, count_b, p.ord, p.unsorted_b);
 
-  // Merge this thread's `items` outputs, remembering where each came from; the next key of
-  // each side waits in a register, so each output costs one shared load.
+  // Merge this thread's `items` outputs (and, with values, where each came from); the next key
+  // of each side waits in a register, so each output costs one shared load.
   const int diag = tid * items;
   U merged[items];
-  int source[items];  // index into keys[]: a's stretch first, then b's
+  int source[WithValues ? items : 1];  // index into keys[]: a's stretch first, then b's
   if (diag < total) {
-    const detail::key_order<U> images{detail::key_kind::unsigned_int, false};
-    int i = int(detail::merge_path(keys, count_a, keys + count_a, count_b, diag, images));
+    int i = tile_merge_path(keys, count_a, total, diag);
     int j = count_a + diag - i;
     U ka = i < count_a ? keys[i] : U(0);
     U kb = j < total ? keys[j] : U(0);
@@ -132,7 +153,7 @@ __global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W>
     for (int k = 0; k < items; ++k) {
       const bool take_b = i >= count_a || (j < total && kb < ka);
       merged[k] = take_b ? kb : ka;
-      source[k] = take_b ? j : i;
+      if constexpr (WithValues) source[k] = take_b ? j : i;
       if (take_b) {
         ++j;
         if (j < total) kb = keys[j];
@@ -142,16 +163,6 @@ __global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W>
       }
     }
   }
-  // Values: gathered now, straight from the inputs, all loads in flight together.
-  W vals[items];
-  if (p.out_values && diag < total) {
-#pragma unroll
-    for (int k = 0; k < items; ++k)
-      if (diag + k < total) {
-        const int s = source[k];
-        vals[k] = s < count_a ? p.a_values[a0 + s] : p.b_values[b0 + (s - count_a)];
-      }
-  }
   __syncthreads();  // every read of the stretches is done: reuse the buffer for the output tile
 
 #pragma unroll
@@ -160,7 +171,15 @@ __global__ void __launch_bounds__(tuning::threads) merge_kernel(merge_args<U, W>
       keys[diag + k] = detail::original_bits(merged[k], p.ord.kind, p.ord.descending);
   __syncthreads();
   store_tile(keys, p.out + d0, total);
-  if (p.out_values) {
+  if constexpr (WithValues) {
+    // Values: gathered straight from the inputs, all loads in flight together.
+    W vals[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (diag + k < total) {
+        const int s = source[k];
+        vals[k] = __ldg(s < count_a ? p.a_values + a0 + s : p.b_values + b0 + (s - count_a));
+      }
     W* values = reinterpret_cast<W*>(staged);
     __syncthreads();
 #pragma unroll
