@@ -35,14 +35,9 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <type_traits>
 
-#include "parprim/cuda/detail/async_copy.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/look_back.cuh"
@@ -130,21 +125,14 @@ __device__ __forceinline__ T combine(bool has_a, const T& a, bool has_b, const T
   return has_a ? (has_b ? op(a, b) : a) : b;
 }
 
-// What a block does between phase 4's first barrier and the look-back: nothing, or (the
-// prefetching kernel) start the copies of its next tile.
-struct no_prefetch {
-  __device__ void operator()() const {}
-};
-
 // Phases 3 to 5 of tile `tile`, whose elements are in x. Every thread of the block calls it;
-// it contains two barriers, and every thread calls `after_totals` right after the first.
-template <class T, class Op, class Shape, class AfterTotals = no_prefetch>
+// it contains two barriers.
+template <class T, class Op, class Shape>
 __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
                                           T (&x)[Shape::rows][Shape::vec], int tile, T* out,
                                           std::int64_t n, int num_tiles,
                                           const cuda_prim::tile_status<T>& status, bool inclusive,
-                                          T start, bool vectorized, unsigned sleep_ns, Op op,
-                                          AfterTotals after_totals = {}) {
+                                          T start, bool vectorized, unsigned sleep_ns, Op op) {
   using namespace cuda_prim;
   constexpr int vec = Shape::vec;
   constexpr int rows = Shape::rows;
@@ -188,7 +176,6 @@ __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
   const bool has_tile_prefix = ident || tile > 0 || !inclusive;
   block_scan_t::store_warp_total(s.scan, warp_total);
   __syncthreads();
-  after_totals();
   if (warp == 0) {
     const T aggregate = block_scan_t::scan_warp_totals(s.scan, op);
     T prefix = start;
@@ -238,6 +225,10 @@ __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
 // One block per tile. num_tiles == 1: no counter, no status, no look-back (small inputs run
 // in a single launch). `start` is the exclusive prefix of tile 0: init for exclusive scans
 // (for inclusive ones the identity where Op has one, else unused).
+// The block waits at phase 4's second barrier while warp 0 looks back; resident blocks that
+// cp.async their next tile during the look-back were slower on the H100 (exclusive u32 scan
+// of 2^28: 0.9581 ms against this kernel's 0.8412 ms, 0.92x vs 1.05x of CUB;
+// bench/results/2026-11-21-h100-experiments.md).
 template <class In, class T, class Map, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     scan_kernel(const In* in, T* out, std::int64_t n, int num_tiles,
@@ -265,82 +256,6 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   }
   scan_tile<T, Op, Shape>(s, x, tile, out, n, num_tiles, status, inclusive, start, vectorized,
                           sleep_ns, op);
-}
-
-// ---- The prefetching variant (tuning: prefetch_next_tile). In scan_kernel the whole block
-// waits at phase 4's second barrier while warp 0 looks back, with no load in flight: the
-// known limit of that kernel on H100 (86% of copy bandwidth at 2^28). Here blocks stay
-// resident (grid = what fits on the device) and take tiles one after another from the same
-// counter. A block claims its next tile as it starts a tile and, right after phase 4's first
-// barrier, every thread issues cp.async copies of its own units of the next tile into shared
-// memory; they are in flight during the look-back, the barrier and the stores. Each thread
-// then reads back only the bytes it copied itself (no barrier needed). The prefix is the
-// same left fold (look_back.cuh), so results are bitwise those of scan_kernel.
-// No deadlock: a claimed tile always belongs to a running block, and a block's next tile
-// never waits for anything but earlier tiles. Never speculative, so in-place scans are safe.
-template <class T, class Op, class Shape>
-struct prefetch_storage {
-  lookback_storage<T, Op, Shape> scan;
-  alignas(16) T next[Shape::tile_items];
-  int next_tile;
-};
-
-template <class T, class Op, class Shape>
-__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
-    scan_prefetch_kernel(const T* in, T* out, std::int64_t n, int num_tiles,
-                         cuda_prim::tile_status<T> status, int* tile_counter, bool inclusive,
-                         T start, bool vectorized, unsigned sleep_ns, Op op) {
-  using namespace cuda_prim;
-  constexpr int vec = Shape::vec;
-  __shared__ prefetch_storage<T, Op, Shape> s;
-  const int my_offset = warp_id() * Shape::warp_items + lane_id() * vec;
-  const auto same = [](const T& v) { return v; };
-
-  if (threadIdx.x == 0) s.scan.tile = atomicAdd(tile_counter, 1);
-  __syncthreads();
-  int tile = s.scan.tile;
-  if (tile >= num_tiles) return;  // the whole block
-  T x[Shape::rows][vec];
-  load_tile<T, T, Shape>(x, in, n, tile, vectorized, same);
-  for (;;) {
-    // s.next_tile was last read before the previous tile's second barrier.
-    if (threadIdx.x == 0) s.next_tile = atomicAdd(tile_counter, 1);
-    int next = 0;
-    bool copied = false;
-    const auto prefetch = [&] {
-      next = s.next_tile;
-      const std::int64_t base = static_cast<std::int64_t>(next) * Shape::tile_items;
-      copied = next < num_tiles && vectorized && n - base >= Shape::tile_items;
-      if (!copied) return;
-      const T* src = in + base + my_offset;
-#pragma unroll
-      for (int k = 0; k < Shape::rows; ++k)
-        async_copy_16(s.next + my_offset + k * warp_size * vec, src + k * warp_size * vec);
-      async_copy_commit();
-    };
-    scan_tile<T, Op, Shape>(s.scan, x, tile, out, n, num_tiles, status, inclusive, start,
-                            vectorized, sleep_ns, op, prefetch);
-    if (next >= num_tiles) return;
-    if (copied) {
-      async_copy_wait<0>();
-#pragma unroll
-      for (int k = 0; k < Shape::rows; ++k)
-#pragma unroll
-        for (int j = 0; j < vec; ++j) x[k][j] = s.next[my_offset + k * warp_size * vec + j];
-    } else {  // the last, partial tile or unaligned data: guarded loads from global memory
-      load_tile<T, T, Shape>(x, in, n, next, vectorized, same);
-    }
-    tile = next;
-  }
-}
-
-// The structure that runs: the tuning's, unless PARPRIM_SCAN_VARIANT is "old" (scan_kernel)
-// or "new" (scan_prefetch_kernel), which lets one run measure both.
-inline bool scan_prefetch_selected(bool tuned) {
-  const char* v = std::getenv("PARPRIM_SCAN_VARIANT");
-  if (v != nullptr && std::strcmp(v, "new") == 0) return true;
-  if (v != nullptr && std::strcmp(v, "old") == 0) return false;
-  return tuned;
 }
 
 // Launches: one kernel when the input fits one tile; otherwise a cudaMemsetAsync of the tile
@@ -380,23 +295,6 @@ void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusi
   auto* base = static_cast<unsigned char*>(scratch.get());
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, bytes, s));
   const status_t status = status_t::bind(base + counter_bytes, num_tiles);
-  if constexpr (std::is_same_v<In, T> && cuda_prim::vector_unit<T>) {
-    if (scan_prefetch_selected(tuning::prefetch_next_tile)) {
-      auto prefetching = scan_prefetch_kernel<T, Op, shape>;
-      int per_sm = 0, sms = 0;
-      PARPRIM_CUDA_CHECK(ctx.name(), who, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                              &per_sm, prefetching, shape::threads, 0));
-      PARPRIM_CUDA_CHECK(ctx.name(), who, cudaDeviceGetAttribute(
-                                              &sms, cudaDevAttrMultiProcessorCount, ctx.device()));
-      const int grid = static_cast<int>(
-          std::min<std::int64_t>(num_tiles, std::int64_t(std::max(per_sm, 1)) * sms));
-      prefetching<<<static_cast<unsigned>(grid), shape::threads, 0, s>>>(
-          in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start,
-          vectorized, tuning::spin_sleep_ns, op);
-      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-      return;
-    }
-  }
   kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
       in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
       tuning::spin_sleep_ns,

@@ -7,9 +7,9 @@
 //   2. scan       per pass: where each digit starts (exclusive scan over digits), which passes
 //                 are trivial (one digit holds every key: skipped), and which buffer each
 //                 executed pass reads (the ping-pong parity, decided on the device)
-//   3. pass x P   per tile: rank the keys by digit inside the tile (warp-level multisplit)
-//                 and publish the tile's digit counts (ranking first, or counting first and
-//                 ranking after the publication: rank_method in radix_sort_common.cuh), find
+//   3. pass x P   per tile: count the keys of each digit and publish the tile's counts,
+//                 then rank the keys by digit inside the tile (warp-level multisplit; that
+//                 order is measured in radix_sort_common.cuh), find
 //                 the tile's place among the keys of each digit by decoupled look-back over
 //                 the predecessor tiles, then scatter through shared memory so that writes
 //                 of equal digits are contiguous
@@ -31,9 +31,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <string>
 
 #include "core/sort_keys.hpp"
 #include "parprim/detail/temp_memory.hpp"
@@ -48,19 +45,6 @@
 namespace parprim::cuda_kernels::onesweep {
 
 // ---- Host side ----------------------------------------------------------------------------------
-// The pass kernel's ranking (rank_method, radix_sort_common.cuh), read once from
-// PARPRIM_RADIX_RANK: unset or "ballot", "counts" or "masks".
-static rank_method pass_rank_method(const context& ctx, const char* who) {
-  static const char* const chosen = std::getenv("PARPRIM_RADIX_RANK");
-  if (chosen == nullptr || chosen[0] == '\0' || std::strcmp(chosen, "ballot") == 0)
-    return rank_method::ballot;
-  if (std::strcmp(chosen, "counts") == 0) return rank_method::counts;
-  if (std::strcmp(chosen, "masks") == 0) return rank_method::masks;
-  throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx.name() +
-                                          "]: PARPRIM_RADIX_RANK=" + chosen +
-                                          " (expected ballot, counts or masks)");
-}
-
 // Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, their starts, fill.
 static void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
   const char* who = "radix_sort";
@@ -106,7 +90,6 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   if constexpr (sizeof(U) == 2 && !HasValues) {
     if (r.begin_bit == 0 && r.end_bit == 16) return counting_sort_16(ctx, r, ws);
   }
-  const rank_method rank = pass_rank_method(ctx, who);
   cudaStream_t stream = stream_of(ctx);
   int sms = 0;
   PARPRIM_CUDA_CHECK(ctx.name(), who,
@@ -171,15 +154,8 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
     }
   }
   // 3. One kernel per digit and segment; a skipped pass returns at once.
-  void (*pass_kernel)(pass_args<U, W>, int) = onesweep_pass<U, W, HasValues, rank_method::ballot>;
-  int pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::ballot>();
-  if (rank == rank_method::counts) {
-    pass_kernel = onesweep_pass<U, W, HasValues, rank_method::counts>;
-    pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::counts>();
-  } else if (rank == rank_method::masks) {
-    pass_kernel = onesweep_pass<U, W, HasValues, rank_method::masks>;
-    pass_bytes = pass_shared_bytes<U, W, HasValues, rank_method::masks>();
-  }
+  auto* pass_kernel = onesweep_pass<U, W, HasValues>;
+  constexpr int pass_bytes = pass_shared_bytes<U, W, HasValues>();
   // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
   // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
   constexpr int pass_static_bytes = 64 + (shape::threads / 32) * 4 + radix * int(sizeof(void*));

@@ -57,30 +57,19 @@ struct onesweep_control {
   int source[max_passes + 1];         // buffer each pass reads; [passes]: where the result is
 };
 
-// How the pass kernel ranks a tile's keys (both measured side by side on the H100, chosen per
-// call by radix_sort.cu):
-//   ballot  each warp walks its keys item by item: the lanes of one digit find each other by
-//           ballots, and their leader bumps the warp's counter for the digit with a shared
-//           atomic whose old value is every member's base; the tile's digit counts, and so
-//           the look-back publication, come after the whole walk;
-//   counts  the warps first count their digits with shared atomics that return nothing, the
-//           tile publishes its counts to the look-back and turns the per-warp counts into
-//           tile positions, and only then do the warps walk their keys: the lanes of a digit
-//           read the warp's next position for it and the leader advances it with a plain
-//           store (the counter is the warp's own, so no atomic is needed). Successor tiles
-//           find the counts while this tile is still ranking (CUB's early counts);
-//   masks   as counts, but the lanes of a digit find each other through shared memory: each
-//           sets its bit in the warp's mask word for the digit with an atomic OR that returns
-//           nothing and reads the word back, about 16 instructions per key instead of the 8
-//           ballots' 32 (CUB's WARP_MATCH_ATOMIC_OR), at the cost of more shared-memory
-//           traffic and of serialized ORs where many lanes share a digit.
-enum class rank_method { ballot, counts, masks };
-
-// Words of the pass kernel's per-warp counters (and, for masks, the two mask buffers).
-template <rank_method Rank>
-constexpr int rank_words_per_warp() {
-  return (Rank == rank_method::masks ? 3 : 1) * radix;
-}
+// How the pass kernel ranks a tile's keys (counted ranking, CUB's early counts): the warps
+// first count their digits with shared atomics that return nothing, the tile publishes its
+// counts to the look-back and turns the per-warp counts into tile positions, and only then do
+// the warps walk their keys: the lanes of a digit read the warp's next position for it and the
+// leader advances it with a plain store (the counter is the warp's own, so no atomic is
+// needed). Successor tiles find the counts while this tile is still ranking. Measured on the
+// H100 against CUB in the same run (parprim bench sort, 2^27 / 2^28 keys), ours/CUB:
+//   counts first   u32 0.97x/0.97x, u32/u32 pairs 1.00x/1.01x, u64 0.93x/0.93x;
+//   ranking first  (the leader's shared atomic returns every member's base, counts published
+//                  after the whole walk) u32 0.88x/0.87x, pairs 0.97x/0.97x, u64 0.87x/0.88x;
+//   peers by atomic-OR lane masks instead of ballots (CUB's WARP_MATCH_ATOMIC_OR)
+//                  u32 0.90x/0.90x, pairs 0.98x/0.99x, u64 0.89x/0.89x
+// (bench/results/2026-11-21-h100-experiments.md).
 
 struct key_params {
   detail::key_kind kind;

@@ -15,7 +15,7 @@ namespace parprim::cuda_kernels::onesweep {
 //     and, coming last in input order, the tile positions past the real keys, so no key
 //     needs a validity check (the padding is taken off the published count);
 //   - the peers of a digit are found with 4 instructions per bit, and the group's leader
-//     advances the warp counter for the digit (rank_by_ballots, rank_from_counts);
+//     advances the warp counter for the digit (rank_from_counts);
 //   - shared memory for the warp counters is reused for the staged tile.
 
 // Lanes of the warp whose `d` has the same low Bits bits: per bit, a ballot of the
@@ -38,29 +38,7 @@ __device__ __forceinline__ unsigned match_digit(unsigned d) {
   return peers;
 }
 
-// Ballot ranking (rank_method::ballot): for each item, the lanes holding the same digit find
-// each other with one ballot per digit bit; the highest such lane adds the group's size to the
-// warp's counter for that digit, and each lane's rank is the counter before the add plus the
-// number of group members in lower lanes. Leaves the warp's digit counts in `warp_hist` and
-// warp-local ranks in `rank`.
-template <int Items, class U, class Digit>
-__device__ __forceinline__ void rank_by_ballots(const U (&keys)[Items], Digit digit,
-                                                unsigned* warp_hist, int lane,
-                                                unsigned (&rank)[Items]) {
-  const unsigned lanes_below = (1u << lane) - 1u;
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    const unsigned dk = digit(keys[k]);
-    const unsigned peers = match_digit<tuning::radix_bits>(dk);
-    const int leader = 31 - __clz(peers);
-    unsigned before = 0;
-    if (lane == leader) before = atomicAdd(&warp_hist[dk], unsigned(__popc(peers)));
-    rank[k] = __shfl_sync(full_mask, before, leader) + __popc(peers & lanes_below);
-    __syncwarp();  // this item's atomics are done before the next item's (stability)
-  }
-}
-
-// Counted ranking, first half (rank_method::counts): the warp's digit counts, one shared
+// Counted ranking (radix_sort_common.cuh), first half: the warp's digit counts, one shared
 // atomic per key whose result is unused (a reduction, off the critical path).
 template <int Items, class U, class Digit>
 __device__ __forceinline__ void count_digits(const U (&keys)[Items], Digit digit, unsigned* warp_hist) {
@@ -91,48 +69,17 @@ __device__ __forceinline__ void rank_from_counts(const U (&keys)[Items], Digit d
   }
 }
 
-// Counted ranking, second half, peers by masks (rank_method::masks): as rank_from_counts, but
-// each lane ORs its bit into the warp's mask word for its digit and reads the word back. Two
-// mask buffers alternate between items, so that the leader's reset of one item's words and
-// the next item's ORs touch different words; the barrier of the item between orders the reset
-// before the words are used again. Masks start zeroed, and every word set is reset.
-template <int Items, class U, class Digit>
-__device__ __forceinline__ void rank_from_masks(const U (&keys)[Items], Digit digit,
-                                                unsigned* warp_next_counter, unsigned* warp_masks,
-                                                int lane, unsigned (&rank)[Items]) {
-  volatile unsigned* warp_next = warp_next_counter;
-  const unsigned lane_bit = 1u << lane;
-  const unsigned lanes_below = lane_bit - 1u;
-  const unsigned lanes_above = ~lanes_below & ~lane_bit;
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    const unsigned dk = digit(keys[k]);
-    unsigned* mask_word = warp_masks + (k & 1) * radix + dk;
-    atomicOr(mask_word, lane_bit);
-    __syncwarp();  // every lane's bit is in
-    const unsigned peers = *static_cast<volatile unsigned*>(mask_word);
-    const unsigned first = warp_next[dk];
-    __syncwarp();  // every lane has read before the leader writes
-    if ((peers & lanes_above) == 0) {
-      warp_next[dk] = first + unsigned(__popc(peers));
-      *static_cast<volatile unsigned*>(mask_word) = 0u;
-    }
-    rank[k] = first + unsigned(__popc(peers & lanes_below));
-  }
-  __syncwarp();
-}
-
-// The pass kernel's dynamic shared memory: the warp counters (and masks) during ranking, the
-// tile sorted by digit afterwards (8-byte tiles outgrow the 48 KiB of static shared memory).
-template <class U, class W, bool HasValues, rank_method Rank>
+// The pass kernel's dynamic shared memory: the warp counters during ranking, the tile sorted
+// by digit afterwards (8-byte tiles outgrow the 48 KiB of static shared memory).
+template <class U, class W, bool HasValues>
 constexpr int pass_shared_bytes() {
   using shape = pass_shape<U, W, HasValues>;
-  constexpr int hist_bytes = (shape::threads / 32) * rank_words_per_warp<Rank>() * int(sizeof(unsigned));
+  constexpr int hist_bytes = (shape::threads / 32) * radix * int(sizeof(unsigned));
   constexpr int stage_bytes = shape::tile * shape::word_bytes;
   return hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
 }
 
-template <class U, class W, bool HasValues, rank_method Rank>
+template <class U, class W, bool HasValues>
 __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     onesweep_pass(pass_args<U, W> a, int pass) {
   using shape = pass_shape<U, W, HasValues>;
@@ -145,7 +92,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   // key in the tile - its tile-local start). Kept as a pointer so that a key's address is one
   // load and one multiply-add; holds key pointers while keys are written, then value pointers.
   __shared__ void* s_dst[radix];
-  static_assert(pass_shared_bytes<U, W, HasValues, Rank>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
+  static_assert(pass_shared_bytes<U, W, HasValues>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
                 "shared memory per block: fewer keys per thread");
 
   if (a.control->skip[pass]) return;
@@ -163,7 +110,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   unsigned* s_hist = reinterpret_cast<unsigned*>(s_shared);
   if (tid == 0) s_tile = atomicAdd(&a.control->tile_counter[pass], 1u);
-  for (int i = tid; i < warps * rank_words_per_warp<Rank>(); i += threads) s_hist[i] = 0;
+  for (int i = tid; i < warps * radix; i += threads) s_hist[i] = 0;
   __syncthreads();
   const unsigned tile = s_tile;
   const std::int64_t tile_begin = std::int64_t(tile) * tile_keys;
@@ -205,12 +152,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   }
   auto digit = [&](U image) { return unsigned(image >> shift) & digit_mask; };
 
-  // Rank phase (warp-level multisplit), or its counting half (rank_method in
-  // radix_sort_common.cuh). Both leave the warp's digit counts in its counters.
+  // Count phase, the first half of the ranking (radix_sort_common.cuh): the warp's digit
+  // counts in its counters, before the tile publishes them.
   unsigned* warp_hist = s_hist + warp * radix;
-  unsigned rank[items];
-  if constexpr (Rank == rank_method::ballot) rank_by_ballots(keys, digit, warp_hist, lane, rank);
-  else count_digits(keys, digit, warp_hist);
+  count_digits(keys, digit, warp_hist);
   __syncthreads();
 
   // Tile counts phase (thread d < radix): warp offsets, the tile's count of digit d
@@ -234,14 +179,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     }
   }
   __syncthreads();
-  if constexpr (Rank == rank_method::ballot) {
-#pragma unroll
-    for (int k = 0; k < items; ++k) rank[k] += warp_hist[digit(keys[k])];
-  } else if constexpr (Rank == rank_method::counts) {
-    rank_from_counts(keys, digit, warp_hist, lane, rank);
-  } else {
-    rank_from_masks(keys, digit, warp_hist, s_hist + warps * radix + warp * 2 * radix, lane, rank);
-  }
+  // Rank phase (warp-level multisplit) against the warp's known tile positions.
+  unsigned rank[items];
+  rank_from_counts(keys, digit, warp_hist, lane, rank);
   __syncthreads();  // the counters are read; their space becomes the staged tile
 
   // Local scatter phase: the tile sorted by digit; padding lands past the real keys.

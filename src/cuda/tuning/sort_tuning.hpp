@@ -5,8 +5,8 @@ namespace parprim::cuda_tuning {
 
 // Onesweep (src/cuda/kernels/radix_sort*.cuh): any multiple of 32 threads >= 256; keys turned
 // into their ordered image once at load (the last tile padded with the largest image, so no
-// key needs a validity check), 4-instruction ballots per digit bit, the warp counters bumped
-// by one shared atomic per group of equal digits. 1- and 2-byte keys take the 4-byte shape.
+// key needs a validity check), the digits counted before ranking, 4-instruction ballots per
+// digit bit, the warp counters advanced by one store per group of equal digits. 1- and 2-byte keys take the 4-byte shape.
 // 15 keys per thread (a 3840-key tile) is what the Onesweep paper uses for 256 threads;
 // larger tiles amortize the 256-entry look-back over more keys and make the runs of equal
 // digits in the scatter longer (CUB on sm_90 runs 384 threads x 15-23 keys).

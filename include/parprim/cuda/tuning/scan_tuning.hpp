@@ -24,9 +24,6 @@ struct scan_lookback_tuning {
   static constexpr int lookback_per_lane = 1;
   static constexpr bool fold_in_shared = false;
   static constexpr int min_blocks_per_sm = 0;
-  // Resident blocks that copy their next tile into shared memory while they look back
-  // (scan_prefetch_kernel in parprim/cuda/scan.cuh) instead of one block per tile.
-  static constexpr bool prefetch_next_tile = false;
 };
 
 template <>
@@ -47,11 +44,6 @@ struct scan_lookback_tuning<4> {
   // in registers this decides how many blocks share an SM (256 x 32 x 4 bytes: 80 registers
   // for 3 blocks, up to 128 for 2).
   static constexpr int min_blocks_per_sm = 3;
-  // Resident blocks that copy their next tile into shared memory (cp.async) while warp 0
-  // looks back, instead of one block per tile that waits at the look-back barrier with no
-  // load in flight (scan_prefetch_kernel in parprim/cuda/scan.cuh). Not yet measured on
-  // H100: PARPRIM_SCAN_VARIANT=new|old selects either at run time until it is.
-  static constexpr bool prefetch_next_tile = false;
 };
 
 template <>
@@ -65,8 +57,6 @@ struct scan_lookback_tuning<8> {
   // As for 4-byte values.
   static constexpr bool fold_in_shared = false;
   static constexpr int min_blocks_per_sm = 0;
-  // As for 4-byte values.
-  static constexpr bool prefetch_next_tile = false;
 };
 
 }  // namespace parprim::cuda_tuning
