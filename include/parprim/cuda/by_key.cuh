@@ -14,14 +14,18 @@
 //   2. load the tile's keys (and values) into shared memory with 16-byte vector loads when the
 //      tile is whole and aligned, coalesced scalars otherwise; each thread then reads its
 //      `items` consecutive elements (odd count: no bank conflicts) and the key before them,
-//      and marks its heads (!eq(previous key, key); element 0 is always one);
-//   3. each thread folds its elements into a run state; a block scan of the states gives each
-//      thread its exclusive prefix within the tile and the tile's aggregate;
+//      and marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
+//      32-bit mask;
+//   3. each thread folds its elements into a run state in the same walk; a block scan of the
+//      states gives each thread its exclusive prefix within the tile and the tile's
+//      aggregate. Only the mask and the state stay live through phases 3 and 4 (the tile
+//      stays in shared memory), which keeps the kernel under its register cap;
 //   4. warp 0 publishes the aggregate, looks back for the tile's exclusive prefix
 //      (look_back.cuh: a fixed left fold, so float results are bitwise reproducible) and
 //      publishes the inclusive one; the last tile leaves the run count in device memory;
-//   5. each thread walks its elements again from its prefix. Per-run outputs are staged in
-//      shared memory at their rank within the tile, then stored contiguously (coalesced) at
+//   5. each thread walks its elements again from its prefix, reading them from shared memory.
+//      Per-run outputs are staged in shared memory at their rank within the tile (after a
+//      barrier: the elements are read first), then stored contiguously (coalesced) at
 //      the tile's run offset; per-element outputs (scans) are staged likewise and stored with
 //      16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
 //      head of run r) or after the last element, so no element needs its successor.
@@ -59,7 +63,13 @@ struct shape {
   static constexpr int threads = tuning::threads;
   static constexpr int items = tuning::items;
   static constexpr int tile = threads * items;
-  static constexpr int per_lane = sizeof(run_state<V>) <= 24 ? tuning::lookback_per_lane : 1;
+  static constexpr int min_blocks = tuning::min_blocks_per_sm;
+  static_assert(items <= 32, "a thread's head flags are one 32-bit word");
+  // The look-back keeps 2 x per_lane run states per lane in registers: halved for 24-byte
+  // states (8-byte values), one for larger ones, to stay under the register cap.
+  static constexpr int per_lane = sizeof(run_state<V>) <= 16   ? tuning::lookback_per_lane
+                                  : sizeof(run_state<V>) <= 24 ? tuning::lookback_per_lane / 2
+                                                               : 1;
   static constexpr bool fold_in_shared = per_lane > 1;
 };
 
@@ -79,6 +89,16 @@ template <class V>
 __device__ __forceinline__ V one() {
   if constexpr (std::is_arithmetic_v<V>) return V(1);
   else return V{};
+}
+
+// The value element i folds: its staged value, or a one (run lengths); an exclusive scan
+// folds init into the value of each run's head.
+template <runs_kind Kind, class K, class V, class Op>
+__device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* values, int i,
+                                           bool head, const Op& op) {
+  V x = io.values ? values[i] : one<V>();
+  if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
+  return x;
 }
 
 // Whole 16-byte units of a tile of T: tiles whose byte size is a multiple of 16.
@@ -165,8 +185,68 @@ __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storag
   }
 }
 
+// Phase 5 of the scan kind: each thread rewrites its own staged values with its scan
+// results, so no thread reads what another writes and no barrier is needed in between.
+template <class K, class V, class Op, class Shape>
+__device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, int first,
+                                           int count, std::uint32_t head_mask,
+                                           run_state<V> run, const Op& op) {
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    if (first + j >= count) continue;
+    const bool head = (head_mask >> j) & 1u;
+    const V before = run.value;
+    parprim::detail::fold_element(
+        run, head, element_value<runs_kind::scan>(io, values, first + j, head, op), op);
+    values[first + j] = io.inclusive ? run.value : (head ? io.init : before);
+  }
+}
+
+// Phase 5 of the reduce and heads kinds: a run's outputs are staged at its rank within the
+// tile, which may lie among the elements of an earlier thread that has not read them yet.
+// So each thread first reads its elements into registers (only now, not across the block
+// scan and the look-back), and stages after a barrier.
+template <runs_kind Kind, class K, class V, class Op, class Storage, class Shape>
+__device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
+                                           std::int64_t base, int first, int count,
+                                           std::uint32_t head_mask, std::int64_t first_run,
+                                           run_state<V> run, const Op& op) {
+  constexpr int I = Shape::items;
+  const bool read_values = Kind == runs_kind::reduce || io.values;
+  K k[I];
+  V v[I];
+#pragma unroll
+  for (int j = 0; j < I; ++j) {
+    if (first + j >= count) continue;
+    if (io.keys_out) k[j] = s.keys[first + j];
+    if (read_values)
+      v[j] = element_value<Kind>(io, s.values, first + j, (head_mask >> j) & 1u, op);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < I; ++j) {
+    if (first + j >= count) continue;
+    const bool head = (head_mask >> j) & 1u;
+    const int local = int(run.heads - first_run);  // rank of this run's head in the tile
+    if constexpr (Kind == runs_kind::heads) {
+      if (head) {
+        if (io.keys_out) s.keys[local] = k[j];
+        if (io.values) s.values[local] = v[j];
+        ++run.heads;
+      }
+    } else {
+      if (head) {
+        if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
+        if (io.keys_out) s.keys[local] = k[j];
+      }
+      parprim::detail::fold_element(run, head, v[j], op);
+      if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
+    }
+  }
+}
+
 template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
-__global__ void __launch_bounds__(Shape::threads)
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_status<run_state<V>> status,
                 int* tile_counter, std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
   using state = run_state<V>;
@@ -175,7 +255,7 @@ __global__ void __launch_bounds__(Shape::threads)
   __shared__ storage<K, V, Op, Shape> s;
   const sop_t sop{op};
 
-  // ---- Phases 1 and 2: claim a tile, load it, find the heads.
+  // ---- Phases 1 and 2: claim a tile, load it.
   if (threadIdx.x == 0) s.tile = num_tiles == 1 ? 0 : atomicAdd(tile_counter, 1);
   __syncthreads();
   const int tile = s.tile;
@@ -186,38 +266,30 @@ __global__ void __launch_bounds__(Shape::threads)
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
+  // ---- Phases 2 and 3: one walk over this thread's elements finds its heads (bit j of
+  // head_mask: element first + j starts a run) and folds them; a block scan of the folds.
+  // Only the mask and the fold stay live, so the block scan and the look-back run with few
+  // registers (the elements are read again from shared memory in phase 5).
   const int first = int(threadIdx.x) * I;
-  K k[I];
-  V v[I];
-  bool head[I];
-  head[0] = false;
-#pragma unroll
-  for (int j = 0; j < I; ++j) {
-    if (first + j < count) {
-      k[j] = s.keys[first + j];
-      if (io.values) v[j] = s.values[first + j];
-    }
-  }
-  if (first < count) {
-    const K before = threadIdx.x == 0 ? s.previous_key : s.keys[first - 1];
-    head[0] = base + first == 0 || !eq(before, k[0]);
-  }
-#pragma unroll
-  for (int j = 1; j < I; ++j) head[j] = first + j < count && !eq(k[j - 1], k[j]);
-
-  // ---- Phase 3: fold this thread's elements; scan the folds across the block.
-  // Guards instead of early exits, so the loops unroll and k, v, head stay in registers.
+  std::uint32_t head_mask = 0;
   state mine = sop_t::identity();
+  if (first < count) {
+    K previous = threadIdx.x == 0 ? s.previous_key : s.keys[first - 1];
+    const bool at_start = base + first == 0;  // element 0 always starts a run
 #pragma unroll
-  for (int j = 0; j < I; ++j) {
-    if (first + j < count) {
-      if constexpr (Kind == runs_kind::heads) {
-        mine.heads += head[j] ? 1 : 0;
-        mine.valid = 1;
-      } else {
-        if (!io.values) v[j] = one<V>();
-        if (Kind == runs_kind::scan && head[j] && !io.inclusive) v[j] = op(io.init, v[j]);
-        parprim::detail::fold_element(mine, head[j], v[j], op);
+    for (int j = 0; j < I; ++j) {
+      if (first + j < count) {
+        const K key = s.keys[first + j];
+        const bool head = (j == 0 && at_start) || !eq(previous, key);
+        previous = key;
+        head_mask |= head ? 1u << j : 0u;
+        if constexpr (Kind == runs_kind::heads) {
+          mine.heads += head ? 1 : 0;
+          mine.valid = 1;
+        } else {
+          parprim::detail::fold_element(
+              mine, head, element_value<Kind>(io, s.values, first + j, head, op), op);
+        }
       }
     }
   }
@@ -232,39 +304,21 @@ __global__ void __launch_bounds__(Shape::threads)
   __syncthreads();
   if (Kind != runs_kind::scan && !io.keys_out && !io.values_out) return;  // unique_count
 
-  // ---- Phase 5: walk again from this thread's prefix; stage the outputs.
+  // ---- Phase 5: walk again from this thread's prefix; stage the outputs, store them.
   const state tile_prefix = s.tile_prefix;
   const std::int64_t first_run = tile_prefix.heads;  // runs started before this tile
-  state run = sop(tile_prefix, exclusive);
-#pragma unroll
-  for (int j = 0; j < I; ++j) {
-    if (first + j >= count) continue;
-    const int local = int(run.heads - first_run);  // rank of this run's head in the tile
-    if constexpr (Kind == runs_kind::heads) {
-      if (head[j]) {
-        s.keys[local] = k[j];
-        if (io.values) s.values[local] = v[j];
-        ++run.heads;
-      }
-    } else if constexpr (Kind == runs_kind::reduce) {
-      if (head[j]) {
-        if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
-        s.keys[local] = k[j];
-      }
-      parprim::detail::fold_element(run, head[j], v[j], op);
-      if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
-    } else {
-      const V before = run.value;
-      parprim::detail::fold_element(run, head[j], v[j], op);
-      s.values[first + j] = io.inclusive ? run.value : (head[j] ? io.init : before);
-    }
-  }
-  __syncthreads();
-  if constexpr (Kind == runs_kind::scan)
+  const state run = sop(tile_prefix, exclusive);
+  if constexpr (Kind == runs_kind::scan) {
+    stage_scan<K, V, Op, Shape>(io, s.values, first, count, head_mask, run, op);
+    __syncthreads();
     store_from_shared<V, Shape>(io.values_out + base, s.values, count);
-  else
+  } else {
+    stage_runs<Kind, K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask,
+                                                   first_run, run, op);
+    __syncthreads();
     store_runs<Kind, K, V, decltype(s), Shape>(io, s, first_run, int(total.heads),
                                                tile == num_tiles - 1);
+  }
 }
 
 // Launches the kernel (one block per tile, after a cudaMemsetAsync of the tile counter, the

@@ -9,13 +9,27 @@ struct by_key_tuning {
   static constexpr int threads = 256;
   // Consecutive elements per thread, read from shared memory. Odd, so the 32 threads of a
   // warp reading their j-th element hit 32 different banks (4-byte elements) or 16 different
-  // bank pairs per half-warp (8-byte elements). Tiles of 256 x 15 x 4 B and 256 x 9 x 8 B
-  // keep keys and values staged in about 30-37 KiB of shared memory, under the 48 KiB a
-  // block may hold statically; larger elements get smaller tiles.
+  // bank pairs per half-warp (8-byte elements). At most 32: a thread's head flags are one
+  // 32-bit word. Tiles of 256 x 15 x 4 B and 256 x 9 x 8 B keep keys and values staged in
+  // about 30-37 KiB of shared memory, which lets 3 blocks share an SM (on the H100, ncu
+  // counted 3 blocks by shared memory at 33 KiB). Registers do not grow with the tile (the
+  // elements stay in shared memory until phase 5): 256 x 11 tiles compiled to the same
+  // counts, and would only add look-backs (a third more tiles).
   static constexpr int items = Bytes <= 4 ? 15 : Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : 1;
+  // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
+  // are capped at 65536 / (threads * min_blocks_per_sm), 80 for 3 blocks of 256. No thread
+  // keeps its elements in registers across the block scan and the look-back (only a 32-bit
+  // head mask and its run state), so what remains is the look-back warp's window. ptxas
+  // (sm_90): 70-76 registers, no spills, for u32 keys with u32 values (+, unique, scan),
+  // u32 keys with run lengths, f64 with f64; with 4 blocks (64 registers) the same kernels
+  // spilled 36-238 bytes unless the window shrank to 64 tiles. With 128 registers and the
+  // elements held in registers, 2 blocks per SM left the kernel latency-bound on the H100:
+  // unique of 2^24 u32 took 365 us at 9.6% of DRAM throughput (ncu).
+  static constexpr int min_blocks_per_sm = 3;
   // Tiles each lane of the look-back warp polls per round (a window of 32 x this many), as
   // for the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
-  // 22 ns per tile on the H100. Used for run states of at most 24 bytes; larger ones poll 1.
+  // 22 ns per tile on the H100. Used for run states of at most 16 bytes; 24-byte states
+  // (8-byte values) poll half as many, larger ones 1 (by_key::shape).
   static constexpr int lookback_per_lane = 4;
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;
