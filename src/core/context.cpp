@@ -8,10 +8,6 @@
 #include <cstring>
 #include <new>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "core/context_state.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/device_info.hpp"
@@ -59,20 +55,6 @@ std::size_t allocation_size_class(std::size_t bytes) {
   int log2 = 63 - __builtin_clzll(static_cast<unsigned long long>(bytes));
   std::size_t step = std::max<std::size_t>(256, std::size_t(1) << (log2 - 2));
   return (bytes + step - 1) / step * step;
-}
-
-// A host block for the caching allocator. Blocks whose size is a multiple of 2 MiB start on a
-// 2 MiB boundary and ask the kernel for transparent huge pages: the CPU radix sort scatters
-// into 256 output streams per thread, which with 4 KiB pages is a TLB miss on most 64-byte
-// flushes once 16 threads write at once. Where huge pages are off this changes nothing.
-void* host_block(std::size_t cls) {
-  constexpr std::size_t huge_page = std::size_t(2) << 20;
-  if (cls < huge_page || cls % huge_page != 0) return std::aligned_alloc(256, cls);
-  void* p = std::aligned_alloc(huge_page, cls);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (p) madvise(p, cls, MADV_HUGEPAGE);  // advice only: its failure is harmless
-#endif
-  return p;
 }
 
 }  // namespace detail
@@ -171,7 +153,7 @@ void* context::allocate(std::size_t bytes) const {
     }
   }
   if (state_->kind == backend::cpu) {
-    void* p = detail::host_block(cls);  // cls is a multiple of 256
+    void* p = std::aligned_alloc(256, cls);  // cls is a multiple of 256
     if (!p)
       throw error(errc::out_of_memory, std::string("parprim::") + who + " [cpu]: " +
                                            std::to_string(bytes) + " bytes could not be allocated");
