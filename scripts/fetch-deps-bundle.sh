@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcli11-dev nlohmann-json3-dev googletest libpng-dev libpng16-16 zlib1g-dev zlib1g
-  libtbb-dev libtbb12 libtbbmalloc2)
+  libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && apt-get download "${packages[@]}" >/dev/null)
