@@ -119,23 +119,11 @@ template <class KE, class VE, class Op, class Eq = equal_to,
 std::int64_t reduce_by_key(const context& ctx, span<KE> keys, span<VE> values,
                            span<detail::value_t<KE>> keys_out, span<detail::value_t<VE>> values_out,
                            Op op, Eq eq = {}, workspace* ws = nullptr) {
-  using K = detail::value_t<KE>;
-  using V = detail::value_t<VE>;
   detail::checker c(ctx, "reduce_by_key");
   detail::check_pairs_in_out(c, detail::as_input(keys), detail::as_input(values), keys_out,
                              values_out);
-  detail::runs_io<K, V> io;
-  io.n = keys.size();
-  io.keys = keys.data();
-  io.values = values.data();
-  io.keys_out = keys_out.data();
-  io.values_out = values_out.data();
-  detail::run_outputs outs;
-  outs.name[0] = "keys_out";
-  outs.size[0] = keys_out.size();
-  outs.name[1] = "values_out";
-  outs.size[1] = values_out.size();
-  io.capacity = outs.capacity();
+  const auto [io, outs] = detail::pairs_job_of(detail::as_input(keys), detail::as_input(values),
+                                               keys_out, values_out);
   return detail_runs::run<detail::runs_kind::reduce>(c, "reduce_by_key", io, eq, op, outs, ws);
 }
 

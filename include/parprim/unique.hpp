@@ -103,22 +103,11 @@ template <class KE, class VE, class Eq, class = std::enable_if_t<std::is_class_v
 std::int64_t unique_by_key(const context& ctx, span<KE> keys, span<VE> values,
                            span<detail::value_t<KE>> keys_out, span<detail::value_t<VE>> values_out,
                            Eq eq, workspace* ws = nullptr) {
-  using V = detail::value_t<VE>;
   detail::checker c(ctx, "unique_by_key");
   detail::check_pairs_in_out(c, detail::as_input(keys), detail::as_input(values), keys_out,
                              values_out);
-  detail::runs_io<detail::value_t<KE>, V> io;
-  io.n = keys.size();
-  io.keys = keys.data();
-  io.values = values.data();
-  io.keys_out = keys_out.data();
-  io.values_out = values_out.data();
-  detail::run_outputs outs;
-  outs.name[0] = "keys_out";
-  outs.size[0] = keys_out.size();
-  outs.name[1] = "values_out";
-  outs.size[1] = values_out.size();
-  io.capacity = outs.capacity();
+  const auto [io, outs] = detail::pairs_job_of(detail::as_input(keys), detail::as_input(values),
+                                               keys_out, values_out);
   // The values are copied at each run's first element, never folded.
   return detail_runs::run<detail::runs_kind::heads>(c, "unique_by_key", io, eq,
                                                     detail::no_fold{}, outs, ws);

@@ -18,18 +18,7 @@ std::int64_t reduce_by_key_precompiled(const context& ctx, span<const K> keys,
   checker c(ctx, "reduce_by_key");
   check_pairs_in_out(c, keys, values, keys_out, values_out);
   c.known_option(o, op::max, "op");
-  runs_io<K, V> io;
-  io.n = keys.size();
-  io.keys = keys.data();
-  io.values = values.data();
-  io.keys_out = keys_out.data();
-  io.values_out = values_out.data();
-  run_outputs outs;
-  outs.name[0] = "keys_out";
-  outs.size[0] = keys_out.size();
-  outs.name[1] = "values_out";
-  outs.size[1] = values_out.size();
-  io.capacity = outs.capacity();
+  const auto [io, outs] = pairs_job_of(keys, values, keys_out, values_out);
   return run_precompiled<runs_kind::reduce>(c, io, o, outs, ws);
 }
 

@@ -30,18 +30,7 @@ std::int64_t unique_by_key_precompiled(const context& ctx, span<const K> keys,
                                        span<V> values_out, workspace* ws) {
   checker c(ctx, "unique_by_key");
   check_pairs_in_out(c, keys, values, keys_out, values_out);
-  runs_io<K, V> io;
-  io.n = keys.size();
-  io.keys = keys.data();
-  io.values = values.data();
-  io.keys_out = keys_out.data();
-  io.values_out = values_out.data();
-  run_outputs outs;
-  outs.name[0] = "keys_out";
-  outs.size[0] = keys_out.size();
-  outs.name[1] = "values_out";
-  outs.size[1] = values_out.size();
-  io.capacity = outs.capacity();
+  const auto [io, outs] = pairs_job_of(keys, values, keys_out, values_out);
   return run_precompiled<runs_kind::heads>(c, io, op::plus, outs, ws);
 }
 

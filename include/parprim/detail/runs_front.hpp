@@ -60,6 +60,31 @@ struct run_outputs {
   }
 };
 
+// The job of a call that reads (keys, values) and writes one key and one value per run: the
+// inputs and outputs, and both outputs named for the size check after the run.
+template <class K, class V>
+struct pairs_job {
+  runs_io<K, V> io;
+  run_outputs outs;
+};
+
+template <class K, class V>
+pairs_job<K, V> pairs_job_of(span<const K> keys, span<const V> values, span<K> keys_out,
+                             span<V> values_out) {
+  pairs_job<K, V> job;
+  job.io.n = keys.size();
+  job.io.keys = keys.data();
+  job.io.values = values.data();
+  job.io.keys_out = keys_out.data();
+  job.io.values_out = values_out.data();
+  job.outs.name[0] = "keys_out";
+  job.outs.size[0] = keys_out.size();
+  job.outs.name[1] = "values_out";
+  job.outs.size[1] = values_out.size();
+  job.io.capacity = job.outs.capacity();
+  return job;
+}
+
 // Runs the call on the context's backend (`cuda` runs it on a CUDA context and returns the
 // run count); then fails when an output indexed by run is too small. The bodies never write
 // past io.capacity, so such an output then holds the first size() runs.
