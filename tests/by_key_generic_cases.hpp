@@ -46,7 +46,8 @@ inline bool operator==(const group_key& x, const group_key& y) {
 }
 
 // Sizes around the CUDA tiles for 8-byte elements (256 x 9 = 2304) and past the look-back's
-// window of 128 tiles.
+// window of 128 tiles. Mean runs (every_case): 1, 8, 512, 5000 (2-3 such tiles, so carries
+// chain through tiles without a head) and 0 (one run of everything).
 inline std::vector<std::int64_t> sizes() {
   std::vector<std::int64_t> out;
   for (std::int64_t n : {0, 1, 2, 2303, 2304, 2305, 4609, 65537, 300'007})
@@ -155,7 +156,7 @@ inline void check_one(const context& ctx, std::int64_t n, std::int64_t mean_run,
 inline void every_case(const context& ctx, std::uint64_t seed) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   for (std::int64_t n : sizes())
-    for (std::int64_t mean_run : {1, 8, 512, 0}) check_one(ctx, n, mean_run, seed ^ std::uint64_t(n * 31 + mean_run));
+    for (std::int64_t mean_run : {1, 8, 512, 5000, 0}) check_one(ctx, n, mean_run, seed ^ std::uint64_t(n * 31 + mean_run));
 }
 
 // Outputs smaller than the run count: an error naming the output; the first size() runs are

@@ -1,12 +1,13 @@
 // The CUDA body of reduce_by_key, the scans by key, unique, unique_by_key, unique_count and
 // run_length_encode (nvcc only), for any key, value, equality and associative operator: one
-// pass with decoupled look-back (Merrill & Garland, NVR-2016-002) over run states. Every key
-// and value is read once and every output written once. The precompiled entry points
+// pass with decoupled look-back (Merrill & Garland, NVR-2016-002). Every key and value is
+// read once and every output written once. The precompiled entry points
 // (src/cuda/kernels/by_key.cu, unique.cu) are this code instantiated for the six types.
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
-// segmented operator of detail/runs.hpp: associative, not commutative, and the look-back and
-// the block scan combine states in tile and thread order only.
+// segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
+// states are combined in thread order (a block scan); across tiles the state's two parts
+// travel apart, the run count and the value carry (by_key_prefix.cuh says how and why).
 //
 // Phases of one tile (one block):
 //   1. claim the next tile id from a global counter (tiles only wait for tiles whose blocks
@@ -16,13 +17,13 @@
 //      `items` consecutive elements (odd count: no bank conflicts) and the key before them,
 //      and marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
-//   3. each thread folds its elements into a run state in the same walk; a block scan of the
-//      states gives each thread its exclusive prefix within the tile and the tile's
-//      aggregate. Only the mask and the state stay live through phases 3 and 4 (the tile
-//      stays in shared memory), which keeps the kernel under its register cap;
-//   4. warp 0 publishes the aggregate, looks back for the tile's exclusive prefix
-//      (look_back.cuh: a fixed left fold, so float results are bitwise reproducible) and
-//      publishes the inclusive one; the last tile leaves the run count in device memory;
+//   3. each thread folds its elements into a run state in the same walk; warps scan their
+//      states and, after one barrier, warp 0 scans the warp totals. Only the mask and the
+//      state stay live through phases 3 and 4 (the tile stays in shared memory), which keeps
+//      the kernel under its register cap;
+//   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
+//      the run count (reduce, heads) while warp 1 looks back for the value carry (reduce; the
+//      scans do it in warp 0); the last tile leaves the run count in device memory;
 //   5. each thread walks its elements again from its prefix, reading them from shared memory.
 //      Per-run outputs are staged in shared memory at their rank within the tile (after a
 //      barrier: the elements are read first), then stored contiguously (coalesced) at
@@ -39,10 +40,9 @@
 #include <string>
 #include <type_traits>
 
+#include "parprim/cuda/by_key_prefix.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
-#include "parprim/cuda/detail/look_back.cuh"
-#include "parprim/cuda/detail/tile_status.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
 #include "parprim/cuda/tuning/by_key_tuning.hpp"
 #include "parprim/detail/generic.hpp"
@@ -65,12 +65,14 @@ struct shape {
   static constexpr int tile = threads * items;
   static constexpr int min_blocks = tuning::min_blocks_per_sm;
   static_assert(items <= 32, "a thread's head flags are one 32-bit word");
-  // The look-back keeps 2 x per_lane run states per lane in registers: halved for 24-byte
-  // states (8-byte values), one for larger ones, to stay under the register cap.
-  static constexpr int per_lane = sizeof(run_state<V>) <= 16   ? tuning::lookback_per_lane
-                                  : sizeof(run_state<V>) <= 24 ? tuning::lookback_per_lane / 2
-                                                               : 1;
-  static constexpr bool fold_in_shared = per_lane > 1;
+  static_assert(threads >= 64, "the count and the carry look back in two warps");
+  // Each look-back lane keeps 2 x per_lane values in registers: 8-byte counts and carries of
+  // at most 8 bytes poll the full window, 16-byte carries half of it, larger ones one tile
+  // per lane, to stay under the register cap.
+  static constexpr int count_per_lane = tuning::lookback_per_lane;
+  static constexpr int carry_per_lane = sizeof(run_carry<V>) <= 8    ? tuning::lookback_per_lane
+                                        : sizeof(run_carry<V>) <= 16 ? tuning::lookback_per_lane / 2
+                                                                     : 1;
 };
 
 template <class K, class V, class Op, class Shape>
@@ -78,9 +80,11 @@ struct storage {
   alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
   alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
   typename cuda_prim::block_scan<run_state<V>, segmented_op<V, Op>, Shape::threads>::storage scan;
-  run_state<V> window[Shape::fold_in_shared ? cuda_prim::warp_size * Shape::per_lane : 1];
-  run_state<V> tile_prefix;
-  K previous_key;  // the key just before the tile
+  long long count_window[cuda_prim::warp_size * Shape::count_per_lane];
+  run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
+  std::int64_t first_run;  // runs started before the tile
+  V carry;                 // the value carry into the tile
+  K previous_key;          // the key just before the tile
   int tile;
 };
 
@@ -142,28 +146,6 @@ __device__ __forceinline__ void store_from_shared(T* dst, const T* src, int coun
     }
   }
   for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
-}
-
-// Phase 4, by warp 0: the tile's exclusive prefix into s.tile_prefix; the inclusive one is
-// published, or for the last tile its run count goes to *run_count.
-template <class V, class Sop, class Storage, class Shape>
-__device__ __forceinline__ void resolve_prefix(Storage& s, int tile, int num_tiles,
-                                               const run_state<V>& aggregate,
-                                               const cuda_prim::tile_status<run_state<V>>& status,
-                                               std::int64_t* run_count, unsigned sleep_ns, Sop sop) {
-  run_state<V> prefix = Sop::identity();
-  if (tile > 0) {
-    // Publish the aggregate first: later tiles may be waiting for it right now.
-    if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) status.publish_aggregate(tile, aggregate);
-    prefix = cuda_prim::look_back<run_state<V>, Sop, Shape::per_lane, Shape::fold_in_shared>(
-        status, tile, sop, sleep_ns, s.window);
-  }
-  if (cuda_prim::lane_id() == 0) {
-    const run_state<V> inclusive = sop(prefix, aggregate);
-    if (tile < num_tiles - 1) status.publish_inclusive(tile, inclusive);
-    else *run_count = inclusive.heads;
-    s.tile_prefix = prefix;
-  }
 }
 
 // Phase 5's copy of the staged per-run outputs to their places: keys of the tile's runs at
@@ -247,10 +229,12 @@ __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
 
 template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
-    runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_status<run_state<V>> status,
-                int* tile_counter, std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
+    runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_count_status counts,
+                cuda_prim::tile_status<run_carry<V>> carries, int* tile_counter,
+                std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
   using state = run_state<V>;
   using sop_t = segmented_op<V, Op>;
+  using block_scan_t = cuda_prim::block_scan<state, sop_t, Shape::threads>;
   constexpr int I = Shape::items;
   __shared__ storage<K, V, Op, Shape> s;
   const sop_t sop{op};
@@ -267,7 +251,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __syncthreads();
 
   // ---- Phases 2 and 3: one walk over this thread's elements finds its heads (bit j of
-  // head_mask: element first + j starts a run) and folds them; a block scan of the folds.
+  // head_mask: element first + j starts a run) and folds them; warps scan the folds.
   // Only the mask and the fold stay live, so the block scan and the look-back run with few
   // registers (the elements are read again from shared memory in phase 5).
   const int first = int(threadIdx.x) * I;
@@ -293,20 +277,44 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       }
     }
   }
-  state inclusive, exclusive, total;
-  cuda_prim::block_scan<state, sop_t, Shape::threads>::scan(s.scan, mine, sop, inclusive,
-                                                           exclusive, total);
+  const int warp = cuda_prim::warp_id();
+  const cuda_prim::warp_scan_result<state> in_warp = cuda_prim::warp_scan(mine, sop);
+  block_scan_t::store_warp_total(s.scan, in_warp.total);
+  __syncthreads();
 
-  // ---- Phase 4: the tile's prefix.
-  if (cuda_prim::warp_id() == 0)
-    resolve_prefix<V, sop_t, decltype(s), Shape>(s, tile, num_tiles, total, status, run_count,
-                                                 sleep_ns, sop);
+  // ---- Phase 4: the warp totals' scan, then the tile's prefix, with no barrier in between:
+  // the other warps wait at the next one. Warp 1 recomputes the tile total from the same
+  // warp totals in the same order (the same bits as warp 0's) rather than wait for it.
+  if (warp == 0) {
+    const state total = block_scan_t::scan_warp_totals(s.scan, sop);
+    if (cuda_prim::lane_id() == 0) s.scan.block_total = total;
+    if constexpr (counts_runs<Kind>)
+      resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads, counts, run_count, sleep_ns);
+    else
+      resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
+  } else if (carries_values<Kind> && warp == carry_warp<Kind>) {
+    constexpr int warps = Shape::threads / cuda_prim::warp_size;
+    const int lane = cuda_prim::lane_id();
+    const state own = s.scan.warp_total[lane < warps ? lane : warps - 1];
+    const state total = cuda_prim::shfl_idx(cuda_prim::warp_inclusive_scan(own, sop), warps - 1);
+    resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
+  }
   __syncthreads();
   if (Kind != runs_kind::scan && !io.keys_out && !io.values_out) return;  // unique_count
 
   // ---- Phase 5: walk again from this thread's prefix; stage the outputs, store them.
-  const state tile_prefix = s.tile_prefix;
-  const std::int64_t first_run = tile_prefix.heads;  // runs started before this tile
+  state tile_prefix = sop_t::identity();
+  if (tile > 0) {
+    tile_prefix.heads = counts_runs<Kind> ? s.first_run : 0;
+    if constexpr (carries_values<Kind>) tile_prefix.value = s.carry;
+    tile_prefix.valid = 1;
+  }
+  const std::int64_t first_run = tile_prefix.heads;
+  state exclusive = in_warp.exclusive;  // warp 0 lane 0: the identity
+  if (warp > 0) {
+    const state before = s.scan.warp_prefix[warp];
+    exclusive = cuda_prim::lane_id() == 0 ? before : sop(before, in_warp.exclusive);
+  }
   const state run = sop(tile_prefix, exclusive);
   if constexpr (Kind == runs_kind::scan) {
     stage_scan<K, V, Op, Shape>(io, s.values, first, count, head_mask, run, op);
@@ -316,14 +324,14 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     stage_runs<Kind, K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask,
                                                    first_run, run, op);
     __syncthreads();
-    store_runs<Kind, K, V, decltype(s), Shape>(io, s, first_run, int(total.heads),
+    store_runs<Kind, K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads),
                                                tile == num_tiles - 1);
   }
 }
 
 // Launches the kernel (one block per tile, after a cudaMemsetAsync of the tile counter, the
-// run count and the tile status); returns the run count, read back to the host, except for
-// the scans (stream-ordered: -1). io.n > 0.
+// run count and the tile status slots it needs); returns the run count, read back to the
+// host, except for the scans (stream-ordered: -1). io.n > 0.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
                   const char* who) {
@@ -331,7 +339,8 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, wor
                 "parprim by-key on CUDA: keys and values of at most 64 bytes (the tile is "
                 "staged in shared memory)");
   using sh = shape<K, V>;
-  using status_t = cuda_prim::tile_status<run_state<V>>;
+  using count_status_t = cuda_prim::tile_count_status;
+  using carry_status_t = cuda_prim::tile_status<run_carry<V>>;
   use_device(ctx, who);
   const std::int64_t tiles = ceil_div(io.n, sh::tile);
   if (tiles > INT_MAX)
@@ -339,16 +348,23 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, wor
                                             "]: n=" + std::to_string(io.n) + " is too large");
   const int num_tiles = static_cast<int>(tiles);
   const cudaStream_t stream = stream_of(ctx);
-  // Scratch: the tile counter (bytes 0-3), the run count (bytes 8-15), then the status slots.
+  // Scratch: the tile counter (bytes 0-3), the run count (bytes 8-15), then the count slots
+  // and the carry slots (each a multiple of 256 bytes), where the kind needs them.
+  const bool many = num_tiles > 1;
   const std::size_t head_bytes = 256;
-  const std::size_t bytes = head_bytes + (num_tiles > 1 ? status_t::bytes(num_tiles) : 0);
+  const std::size_t count_bytes = many && counts_runs<Kind> ? count_status_t::bytes(num_tiles) : 0;
+  const std::size_t carry_bytes = many && carries_values<Kind> ? carry_status_t::bytes(num_tiles) : 0;
+  const std::size_t bytes = head_bytes + count_bytes + carry_bytes;
   parprim::detail::temp_memory scratch(ctx, ws, bytes);
   auto* base = static_cast<unsigned char*>(scratch.get());
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, bytes, stream));
-  const status_t status = num_tiles > 1 ? status_t::bind(base + head_bytes, num_tiles) : status_t{};
+  const count_status_t counts =
+      count_bytes ? count_status_t::bind(base + head_bytes, num_tiles) : count_status_t{};
+  const carry_status_t carries =
+      carry_bytes ? carry_status_t::bind(base + head_bytes + count_bytes, num_tiles) : carry_status_t{};
   auto* run_count = reinterpret_cast<std::int64_t*>(base + 8);
   runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
-      io, num_tiles, status, reinterpret_cast<int*>(base), run_count,
+      io, num_tiles, counts, carries, reinterpret_cast<int*>(base), run_count,
       sh::tuning::spin_sleep_ns, eq, op);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   if (Kind == runs_kind::scan) return -1;

@@ -11,7 +11,9 @@
 // A reader must never see a flag without its value. Two encodings:
 //   T of at most 4 bytes: flag and value share one 64-bit word (value in the high half, 1 in
 //             the low half; 0 = not yet published). One relaxed 64-bit load or store is
-//             single-copy atomic, so no fence is needed at all.
+//             single-copy atomic, so no fence is needed at all. A type that packs otherwise
+//             into 63 bits beside the flag (by_key.cuh: a 4-byte value and a one-bit mark)
+//             specializes status_word to get the same encoding.
 //   larger T: a 32-bit flag beside the value (in 8-byte words). The writer stores the value,
 //             then the flag with release semantics (st.release.gpu); the reader loads the flag
 //             with acquire semantics (ld.acquire.gpu) and only then the value. A 128-bit word
@@ -49,10 +51,28 @@ constexpr std::size_t align256(std::size_t bytes) { return (bytes + 255) / 256 *
 
 }  // namespace detail
 
-template <class T, bool Packed = (sizeof(T) <= 4)>
+// The single-word encoding of T: bit 0 is the flag, T's bits fill the rest. The default
+// packs values of at most 4 bytes into the high half.
+template <class T, class Enable = void>
+struct status_word {
+  static constexpr bool packs = sizeof(T) <= 4;
+  __device__ __forceinline__ static unsigned long long pack(T v) {
+    unsigned bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    return (static_cast<unsigned long long>(bits) << 32) | 1ull;
+  }
+  __device__ __forceinline__ static T unpack(unsigned long long w) {
+    T v;
+    unsigned bits = static_cast<unsigned>(w >> 32);
+    memcpy(&v, &bits, sizeof(T));
+    return v;
+  }
+};
+
+template <class T, bool Packed = status_word<T>::packs>
 struct tile_status;
 
-// ---- Values of at most 4 bytes: flag and value in one 64-bit word ---------------------------------------
+// ---- Values that pack (status_word): flag and value in one 64-bit word -------------------------------
 template <class T>
 struct tile_status<T, true> {
   unsigned long long* aggregate = nullptr;
@@ -71,15 +91,10 @@ struct tile_status<T, true> {
     return s;
   }
 
-  __device__ __forceinline__ static unsigned long long pack(T v) {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    return (static_cast<unsigned long long>(bits) << 32) | 1ull;
-  }
+  __device__ __forceinline__ static unsigned long long pack(T v) { return status_word<T>::pack(v); }
   __device__ __forceinline__ static bool unpack(unsigned long long w, T& v) {
     if ((w & 1ull) == 0) return false;
-    unsigned bits = static_cast<unsigned>(w >> 32);
-    memcpy(&v, &bits, sizeof(T));
+    v = status_word<T>::unpack(w);
     return true;
   }
 

@@ -19,17 +19,19 @@ struct by_key_tuning {
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
   // are capped at 65536 / (threads * min_blocks_per_sm), 80 for 3 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
-  // head mask and its run state), so what remains is the look-back warp's window. ptxas
-  // (sm_90): 70-76 registers, no spills, for u32 keys with u32 values (+, unique, scan),
-  // u32 keys with run lengths, f64 with f64; with 4 blocks (64 registers) the same kernels
-  // spilled 36-238 bytes unless the window shrank to 64 tiles. With 128 registers and the
-  // elements held in registers, 2 blocks per SM left the kernel latency-bound on the H100:
-  // unique of 2^24 u32 took 365 us at 9.6% of DRAM throughput (ncu).
+  // head mask and its run state), so what remains is the look-back warps' windows. ptxas
+  // (sm_90), with the count and the carry looked back apart: 66 registers for unique, 71 for
+  // the scans, 74-75 for reduce_by_key, all six types, no spills. With 4 blocks (64
+  // registers) the earlier single run-state look-back spilled 36-238 bytes unless its window
+  // shrank to 64 tiles. With 128 registers and the elements held in registers, 2 blocks per
+  // SM left the kernel latency-bound on the H100: unique of 2^24 u32 took 365 us at 9.6% of
+  // DRAM throughput (ncu).
   static constexpr int min_blocks_per_sm = 3;
-  // Tiles each lane of the look-back warp polls per round (a window of 32 x this many), as
-  // for the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
-  // 22 ns per tile on the H100. Used for run states of at most 16 bytes; 24-byte states
-  // (8-byte values) poll half as many, larger ones 1 (by_key::shape).
+  // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
+  // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
+  // 22 ns per tile on the H100. Used for the run count and for carries of at most 8 bytes
+  // (values of at most 4 bytes); 16-byte carries poll half as many, larger ones 1
+  // (by_key::shape).
   static constexpr int lookback_per_lane = 4;
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;

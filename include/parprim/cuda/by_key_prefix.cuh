@@ -1,0 +1,145 @@
+// The prefix of one tile of the by-key kernel (by_key.cuh), in two parts that travel apart,
+// because only one of them needs an ordered chain:
+//   run count  (reduce, heads: a run's output position): an exact integer sum over the
+//              tiles, by the count look-back of copy_if (tile_count_status: count and flag
+//              in one relaxed 64-bit word; any combining order gives the same integer);
+//   value carry (reduce, scan): the fold of the run open at the tile's start,
+//              C_t = A_h.tail op A_(h+1).value op ... op A_(t-1).value, h the nearest tile
+//              before t holding a head. Each tile publishes its run_carry (has a head, fold
+//              since its last head or of all of it) right after its warp totals are scanned;
+//              a tile with a head publishes it as its inclusive carry too, at once, since
+//              nothing before its last head reaches past it. So with runs shorter than a tile
+//              the carry is one poll of tile t - 1, and only tiles inside a run longer than a
+//              tile wait for a chain. The look-back folds left to right from the nearest
+//              published inclusive carry, which gives the same bits as the left fold from h
+//              (look_back.cuh), so float results are bitwise reproducible, and equal to the
+//              left fold of whole run states over the tiles (the segmented operator restarts
+//              the value at each head): the same bits as before the split.
+// Why the split: with one 24-byte run state per tile (flag load with acquire, then the value:
+// two round trips per poll), the H100 spent ~80 ns per 3840-element tile on the look-back
+// chain whatever the run length (reduce_by_key of 2^28 u32/f32: 5.5 ms against CUB's 1.2 ms;
+// ncu at 2^24: 71.5% of warp stalls at the barrier behind the look-back warp, DRAM 20%).
+// Carries of 8-byte values (16 bytes with the head) keep the flag + release/acquire slots of
+// tile_status (128-bit vector loads and stores are not single-copy atomic in the PTX memory
+// model, tile_status.cuh).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "parprim/cuda/detail/look_back.cuh"
+#include "parprim/cuda/detail/tile_status.cuh"
+#include "parprim/detail/op_functors.hpp"
+#include "parprim/detail/runs.hpp"
+
+namespace parprim::cuda_kernels::by_key {
+
+using parprim::detail::run_state;
+using parprim::detail::runs_kind;
+
+// What a tile publishes for the value carry: whether it holds a head, and the fold of its
+// values since its last head (or of all of them when it holds none).
+template <class V>
+struct run_carry {
+  V value;
+  std::uint32_t head;
+};
+
+// The carries' operator: a head in b restarts the fold (segmented_op without the count).
+// Associative, not commutative; no identity needed (look_back.cuh never combines unpublished
+// slots, and every tile holds elements).
+template <class V, class Op>
+struct carry_op {
+  Op op;
+  __device__ __forceinline__ run_carry<V> operator()(const run_carry<V>& a,
+                                                     const run_carry<V>& b) const {
+    if (b.head) return b;
+    return run_carry<V>{op(a.value, b.value), a.head};
+  }
+};
+
+}  // namespace parprim::cuda_kernels::by_key
+
+namespace parprim::cuda_prim {
+
+// A carry with a value of at most 4 bytes packs into one status word (value in the high half,
+// head in bit 1, flag in bit 0), so a poll is one relaxed 64-bit load instead of an acquire
+// load of a flag and a dependent load of the value (two round trips to L2).
+template <class V>
+struct status_word<cuda_kernels::by_key::run_carry<V>, std::enable_if_t<(sizeof(V) <= 4)>> {
+  static constexpr bool packs = true;
+  __device__ __forceinline__ static unsigned long long pack(cuda_kernels::by_key::run_carry<V> c) {
+    unsigned bits = 0;
+    memcpy(&bits, &c.value, sizeof(V));
+    return (static_cast<unsigned long long>(bits) << 32) | (c.head ? 2ull : 0ull) | 1ull;
+  }
+  __device__ __forceinline__ static cuda_kernels::by_key::run_carry<V> unpack(unsigned long long w) {
+    cuda_kernels::by_key::run_carry<V> c;
+    const unsigned bits = static_cast<unsigned>(w >> 32);
+    memcpy(&c.value, &bits, sizeof(V));
+    c.head = static_cast<std::uint32_t>((w >> 1) & 1ull);
+    return c;
+  }
+};
+
+}  // namespace parprim::cuda_prim
+
+namespace parprim::cuda_kernels::by_key {
+
+// Which look-backs a kind needs.
+template <runs_kind Kind>
+inline constexpr bool counts_runs = Kind != runs_kind::scan;
+template <runs_kind Kind>
+inline constexpr bool carries_values = Kind != runs_kind::heads;
+// The warp that looks back for the carry: warp 1 when warp 0 counts (both at once), else 0.
+template <runs_kind Kind>
+inline constexpr int carry_warp = counts_runs<Kind> ? 1 : 0;
+
+// Phase 4, the count (all lanes of one warp): the runs started before the tile into
+// s.first_run; the tile's inclusive count is published, or for the last tile the run count
+// goes to *run_count. Tile 0 publishes without waiting.
+template <class Storage, class Shape>
+__device__ __forceinline__ void resolve_count(Storage& s, int tile, int num_tiles, long long heads,
+                                              const cuda_prim::tile_count_status& counts,
+                                              std::int64_t* run_count, unsigned sleep_ns) {
+  using plus = parprim::detail::plus_op<long long>;
+  long long prefix = 0;
+  if (tile > 0) {
+    // Publish the aggregate first: later tiles may be waiting for it right now.
+    if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) counts.publish_aggregate(tile, heads);
+    prefix = cuda_prim::look_back<long long, plus, Shape::count_per_lane, (Shape::count_per_lane > 1)>(
+        counts, tile, plus{}, sleep_ns, s.count_window);
+  }
+  if (cuda_prim::lane_id() == 0) {
+    if (tile < num_tiles - 1) counts.publish_inclusive(tile, prefix + heads);
+    else *run_count = prefix + heads;
+    s.first_run = prefix;
+  }
+}
+
+// Phase 4, the value carry (all lanes of one warp) into s.carry. A tile holding a head
+// publishes its carry as aggregate and inclusive at once (nothing before its last head
+// reaches past it); the others publish the inclusive one after their look-back.
+template <class V, class Op, class Storage, class Shape>
+__device__ __forceinline__ void resolve_carry(Storage& s, int tile, int num_tiles,
+                                              const run_state<V>& total,
+                                              const cuda_prim::tile_status<run_carry<V>>& carries,
+                                              unsigned sleep_ns, const Op& op) {
+  const carry_op<V, Op> cop{op};
+  const run_carry<V> aggregate{total.value, total.heads > 0 ? 1u : 0u};
+  if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) {
+    carries.publish_aggregate(tile, aggregate);
+    if (aggregate.head) carries.publish_inclusive(tile, aggregate);
+  }
+  if (tile == 0) return;  // element 0 is a head: nothing carries into tile 0
+  const run_carry<V> prefix =
+      cuda_prim::look_back<run_carry<V>, carry_op<V, Op>, Shape::carry_per_lane,
+                           (Shape::carry_per_lane > 1)>(carries, tile, cop, sleep_ns, s.carry_window);
+  if (cuda_prim::lane_id() == 0) {
+    if (!aggregate.head && tile < num_tiles - 1) carries.publish_inclusive(tile, cop(prefix, aggregate));
+    s.carry = prefix.value;
+  }
+}
+
+}  // namespace parprim::cuda_kernels::by_key
