@@ -25,7 +25,8 @@ void launch_merge(const context& ctx, cuda_kernels::merging::merge_args<U, W> p,
   p.splits = splits.as<std::int64_t>();
   merging::partition_kernel<U><<<unsigned(ceil_div(tiles + 1, tuning::partition_threads)),
                                  tuning::partition_threads, 0, stream>>>(
-      p.a, p.na, p.b, p.nb, Shape::tile, tiles, splits.as<std::int64_t>(), p.ord);
+      p.a, p.na, p.b, p.nb, Shape::tile, tiles, splits.as<std::int64_t>(), p.ord, p.unsorted_a,
+      p.unsorted_b);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   merging::merge_kernel<Shape, MinBlocks, U, W, WithValues>
       <<<unsigned(tiles), Shape::threads, 0, stream>>>(p);

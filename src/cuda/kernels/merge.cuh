@@ -16,8 +16,9 @@
 // read before from the same side, and checks that its merge ends where the next thread's search
 // starts. With sorted stretches both always hold, and when both hold every adjacent pair of the
 // stretches has been compared by some thread; so only a block where one fails runs the full
-// check of every adjacent pair it holds (and the pair across each start, always checked) and
-// records the lowest unsorted position; the host raises it at synchronize. Splits from
+// check of every adjacent pair it holds, and records the lowest unsorted position; the pairs
+// across the tile boundaries are checked by the partition. The host raises the lowest at
+// synchronize. Splits from
 // unsorted inputs need not be monotone, so a block clamps its stretches to the ranges and to
 // its tile: it may leave outputs unwritten but never touches memory outside a, b and out.
 #pragma once
@@ -31,14 +32,28 @@ namespace parprim::cuda_kernels::merging {
 
 using tuning = cuda_tuning::merge_tuning;
 
+// Records x[first - 1] before x[first] as unsorted (first within (0, n)).
+template <class U>
+__device__ void check_pair_at(const U* x, std::int64_t n, std::int64_t first,
+                              detail::key_order<U> ord, unsigned long long* word) {
+  if (first > 0 && first < n && ord.less(x[first], x[first - 1]))
+    atomicMin(word, static_cast<unsigned long long>(first - 1));
+}
+
+// Splits of the tile boundaries; each boundary's thread also checks the pairs of a and of b
+// across it, which no merge block holds both halves of.
 template <class U>
 __global__ void __launch_bounds__(tuning::partition_threads)
     partition_kernel(const U* a, std::int64_t na, const U* b, std::int64_t nb, int tile,
-                     std::int64_t tiles, std::int64_t* splits, detail::key_order<U> ord) {
+                     std::int64_t tiles, std::int64_t* splits, detail::key_order<U> ord,
+                     unsigned long long* unsorted_a, unsigned long long* unsorted_b) {
   const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t > tiles) return;
   const std::int64_t diag = t * tile < na + nb ? t * tile : na + nb;
-  splits[t] = detail::merge_path(a, na, b, nb, diag, ord);
+  const std::int64_t split = detail::merge_path(a, na, b, nb, diag, ord);
+  splits[t] = split;
+  check_pair_at(a, na, split, ord, unsorted_a);
+  check_pair_at(b, nb, diag - split, ord, unsorted_b);
 }
 
 template <class U, class W>
@@ -67,14 +82,6 @@ template <int Threads, class U>
 __device__ void check_stretch(const U* s, std::int64_t first, int count, unsigned long long* word) {
   for (int k = int(threadIdx.x); k + 1 < count; k += Threads)
     if (s[k + 1] < s[k]) atomicMin(word, static_cast<unsigned long long>(first + k));
-}
-
-// Records the pair across a stretch's start: x[first - 1] against the image of x[first].
-template <class U>
-__device__ void check_across_start(const U* x, U first_image, std::int64_t first,
-                                   detail::key_order<U> ord, unsigned long long* word) {
-  if (first_image < detail::ordered_bits(__ldg(x + first - 1), ord.kind, ord.descending))
-    atomicMin(word, static_cast<unsigned long long>(first - 1));
 }
 
 // Stages a's stretch, then b's, side by side in shared memory as ordered images, so that every
@@ -157,10 +164,6 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
   if (total == tile) stage_stretches<Shape, true>(keys, p.a + a0, count_a, p.b + b0, total, p.ord);
   else stage_stretches<Shape, false>(keys, p.a + a0, count_a, p.b + b0, total, p.ord);
   __syncthreads();
-  if (tid == 0) {
-    if (a0 > 0 && count_a > 0) check_across_start(p.a, keys[0], a0, p.ord, p.unsorted_a);
-    if (b0 > 0 && count_b > 0) check_across_start(p.b, keys[count_a], b0, p.ord, p.unsorted_b);
-  }
 
   // Merge this thread's `items` outputs; the next key of each side waits in a register, so
   // each output costs one shared load, and each key read is compared with the one before it.
