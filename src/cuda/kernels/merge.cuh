@@ -88,17 +88,24 @@ __device__ void check_stretch(const U* s, std::int64_t first, int count, unsigne
 // comparison below is one unsigned compare. All `items` loads of a thread are issued before the
 // first shared store (a store to shared memory may not pass a load through a generic pointer,
 // so a load-store loop keeps one load in flight per thread). Each load reads through one
-// selected pointer, so it is one instruction whichever side it falls on. Full tiles (every
-// block but the last) skip the bounds checks.
+// selected base, so it is one instruction whichever side it falls on. Full tiles (every block
+// but the last) skip the bounds checks.
 template <class Shape, bool Full, class U>
 __device__ __forceinline__ void stage_stretches(U* keys, const U* from_a, int count_a,
                                                 const U* from_b, int total,
                                                 detail::key_order<U> ord) {
+  // Addresses: each thread's element j lies at a fixed offset j * threads from one of two
+  // bases (b's moved back by count_a), so a load costs a select and no 64-bit arithmetic.
+  const std::uintptr_t base_a = reinterpret_cast<std::uintptr_t>(from_a + threadIdx.x);
+  const std::uintptr_t base_b = reinterpret_cast<std::uintptr_t>(from_b + threadIdx.x) -
+                                std::uintptr_t(count_a) * sizeof(U);
   U r[Shape::items];
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int k = j * Shape::threads + int(threadIdx.x);
-    if (Full || k < total) r[j] = __ldg(k < count_a ? from_a + k : from_b + (k - count_a));
+    const std::uintptr_t base = k < count_a ? base_a : base_b;
+    if (Full || k < total)
+      r[j] = __ldg(reinterpret_cast<const U*>(base + std::uintptr_t(j) * Shape::threads * sizeof(U)));
   }
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
@@ -176,27 +183,23 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
     int j = count_a + diag - i;
     U ka = i < count_a ? keys[i] : U(0);
     U kb = j < total ? keys[j] : U(0);
+    // Branch-free steps (the lanes of a warp take different sides): the key after the one
+    // taken is loaded whether or not its side has one (clamped into the tile; a side that has
+    // run out is never taken again, so its stale key is never used).
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const bool take_b = i >= count_a || (j < total && kb < ka);
       merged[k] = take_b ? kb : ka;
       if constexpr (WithValues)
         if (diag + k < total) source[diag + k] = std::uint16_t(take_b ? j : i);
-      if (take_b) {
-        ++j;
-        if (j < total) {
-          const U next = keys[j];
-          unsorted |= next < kb;
-          kb = next;
-        }
-      } else {
-        ++i;
-        if (i < count_a) {
-          const U next = keys[i];
-          unsorted |= next < ka;
-          ka = next;
-        }
-      }
+      i += take_b ? 0 : 1;
+      j += take_b ? 1 : 0;
+      const int at = take_b ? j : i;
+      const bool more = take_b ? j < total : i < count_a;
+      const U next = keys[at < total ? at : total - 1];
+      unsorted |= more && next < merged[k];
+      ka = take_b ? ka : next;
+      kb = take_b ? next : kb;
     }
   }
   // Where the next thread starts: the next lane's search, searched again at a warp's last lane.
