@@ -95,7 +95,8 @@ __device__ __forceinline__ void stage_stretches(U* keys, const U* from_a, int co
                                                 const U* from_b, int total,
                                                 detail::key_order<U> ord) {
   // Addresses: each thread's element j lies at a fixed offset j * threads from one of two
-  // bases (b's moved back by count_a), so a load costs a select and no 64-bit arithmetic.
+  // bases (b's moved back by count_a), so a load is one of two predicated instructions with
+  // an immediate offset and no 64-bit arithmetic.
   const std::uintptr_t base_a = reinterpret_cast<std::uintptr_t>(from_a + threadIdx.x);
   const std::uintptr_t base_b = reinterpret_cast<std::uintptr_t>(from_b + threadIdx.x) -
                                 std::uintptr_t(count_a) * sizeof(U);
@@ -103,9 +104,9 @@ __device__ __forceinline__ void stage_stretches(U* keys, const U* from_a, int co
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int k = j * Shape::threads + int(threadIdx.x);
-    const std::uintptr_t base = k < count_a ? base_a : base_b;
-    if (Full || k < total)
-      r[j] = __ldg(reinterpret_cast<const U*>(base + std::uintptr_t(j) * Shape::threads * sizeof(U)));
+    const std::uintptr_t offset = std::uintptr_t(j) * Shape::threads * sizeof(U);
+    if (k < count_a) r[j] = __ldg(reinterpret_cast<const U*>(base_a + offset));
+    else if (Full || k < total) r[j] = __ldg(reinterpret_cast<const U*>(base_b + offset));
   }
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
@@ -154,8 +155,9 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
   constexpr int threads = Shape::threads, items = Shape::items, tile = Shape::tile;
   static_assert(tile * sizeof(U) % 16 == 0 && tile <= 65536, "16-byte tiles, 16-bit positions");
   // The stretches of a and b, then the merged keys; with values, where each merged key came
-  // from (an index into the stretches).
-  __shared__ alignas(16) U keys[tile];
+  // from (an index into the stretches). The serial merge may read up to `items` keys past the
+  // stretches (never used), so those slots exist.
+  __shared__ alignas(16) U keys[tile + items];
   __shared__ std::uint16_t source[WithValues ? tile : 1];
   const int tid = int(threadIdx.x);
   const std::int64_t n = p.na + p.nb;
@@ -184,8 +186,8 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
     U ka = i < count_a ? keys[i] : U(0);
     U kb = j < total ? keys[j] : U(0);
     // Branch-free steps (the lanes of a warp take different sides): the key after the one
-    // taken is loaded whether or not its side has one (clamped into the tile; a side that has
-    // run out is never taken again, so its stale key is never used).
+    // taken is loaded whether or not its side has one (a side that has run out is never taken
+    // again, so that key is never used; past the stretches, b runs out first, within `items`).
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const bool take_b = i >= count_a || (j < total && kb < ka);
@@ -196,7 +198,7 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
       j += take_b ? 1 : 0;
       const int at = take_b ? j : i;
       const bool more = take_b ? j < total : i < count_a;
-      const U next = keys[at < total ? at : total - 1];
+      const U next = keys[at];
       unsorted |= more && next < merged[k];
       ka = take_b ? ka : next;
       kb = take_b ? next : kb;
