@@ -30,7 +30,7 @@ struct merge_tuning {
   // instruction; CUB's merge at 2048 threads (32 registers) at 87%. ptxas (CUDA 13, sm_90) at
   // these counts, 256 x 15, no spills: u32 keys 32 registers; u64 keys 64 (at 40 they spill
   // 16 bytes); pairs write their source positions to shared memory as they merge and hold
-  // only the merged keys in registers: u32/u32 40, u32/u64 62, u64/u32 and u64/u64 78.
+  // only the merged keys in registers: u32/u32 40, u32/u64 62, u64/u32 and u64/u64 80.
   static constexpr int resident_threads_u32_keys = 2048;
   static constexpr int resident_threads_u64_keys = 1024;
   static constexpr int resident_threads_u32_u32_pairs = 1536;
