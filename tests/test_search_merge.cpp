@@ -187,6 +187,46 @@ TEST_P(SearchMerge, UnsortedMergeInputIsAnError) {
                         {"merge", "out.size()=7999"});
 }
 
+// One unsorted pair anywhere in a or b, made either by a key one below its predecessor or by a
+// key far above its successor (which bends the merge path of the tile holding it): the error
+// names that pair, wherever it lies against threads, warps and tiles of the GPU merge.
+TEST_P(SearchMerge, UnsortedPairFoundAtAnyPosition) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  constexpr std::int64_t t = cuda_tuning::merge_tuning::tile;
+  constexpr std::int64_t items = cuda_tuning::merge_tuning::items;
+  const std::int64_t na = 3 * t + 123, nb = 2 * t + 77;
+  std::vector<std::int64_t> positions = {0, 1, items - 1, items, 32 * items - 1, 32 * items,
+                                         t / 2 - 1, t / 2, t - 2, t - 1, t, nb - 2};
+  std::mt19937_64 g(seed);
+  for (int k = 0; k < 6; ++k) positions.push_back(std::int64_t(g() % std::uint64_t(nb - 1)));
+  buffer<std::int32_t> out(ctx, na + nb);
+  for (std::int64_t p : positions) {
+    for (int shape = 0; shape < 4; ++shape) {
+      const bool in_a = shape % 2 == 0;
+      std::vector<std::int32_t> a(na), b(nb);
+      for (std::int64_t i = 0; i < na; ++i) a[i] = std::int32_t(4 * i);
+      for (std::int64_t j = 0; j < nb; ++j) b[j] = std::int32_t(4 * j + 1);
+      auto& x = in_a ? a : b;
+      if (shape < 2) x[p + 1] = x[p] - 1;
+      else x[p] = 1 << 30;
+      auto ba = buffer<std::int32_t>::from_host(ctx, a);
+      auto bb = buffer<std::int32_t>::from_host(ctx, b);
+      SCOPED_TRACE("p=" + std::to_string(p) + " shape=" + std::to_string(shape));
+      testing::expect_error(
+          [&] {
+            merge<std::int32_t>(ctx, ba, bb, out);
+            ctx.synchronize();
+          },
+          errc::invalid_argument,
+          {"merge", std::string(in_a ? "a" : "b") + " is not sorted",
+           "element " + std::to_string(p + 1) + " comes before element " + std::to_string(p)});
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(All, SearchMerge, ::testing::Values(backend::cpu, backend::cuda),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 

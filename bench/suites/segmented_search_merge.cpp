@@ -2,7 +2,8 @@
 // segments of 1, 32 and 4096 elements, a power-law mix and one segment holding all n, vs CUB
 // DeviceSegmentedReduce::Sum
 // on the GPU and the sequential oracle on the CPU.
-// `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge, and
+// `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge (and
+// merge_by_key of u32/u32 pairs), and
 // lower_bound of sorted (and of unsorted) u32 queries into a sorted range 16x larger vs
 // thrust::lower_bound.
 #include <algorithm>
@@ -101,7 +102,7 @@ void run_merge_search(session& s) {
   const char* yard = s.on_gpu() ? "thrust" : "sequential";
   table t("merge and lower_bound, u32, on " + ctx.name(),
           {"primitive", "shape", "n", "ms", "GB/s", s.on_gpu() ? "Thrust ms" : "sequential ms", "vs yardstick"});
-  for (std::int64_t n : s.sizes_or(defaults, 4 * 6)) {  // a, b, out (2n), keys (2n)
+  for (std::int64_t n : s.sizes_or(defaults, 4 * 8)) {  // a, b, out (2n), out_values (2n), keys (2n)
     auto a = random_data<std::uint32_t>(n, 5);
     auto b = random_data<std::uint32_t>(n, 6);
     std::sort(a.begin(), a.end());
@@ -118,6 +119,15 @@ void run_merge_search(session& s) {
     std::vector<std::uint32_t> host_out(static_cast<std::size_t>(2 * n));
     if (!s.on_gpu()) yard_ms = s.time_host_ms([&] { std::merge(a.begin(), a.end(), b.begin(), b.end(), host_out.begin()); }, 3);
     add_row(s, t, "merge", "2 x " + fmt_int(n), 2 * n, ms, 16.0 * double(n), yard_ms, yard);
+
+    // merge_by_key, u32 keys with u32 values (the values are the keys): no yardstick, the
+    // bytes moved against the copy bandwidth.
+    buffer<std::uint32_t> out_values(ctx, 2 * n);
+    ms = s.time_ms([&] {
+      merge_by_key<std::uint32_t, std::uint32_t>(ctx, ba, ba, bb, bb, out, out_values,
+                                                 sort_order::ascending, &ws);
+    });
+    add_row(s, t, "merge_by_key", "2 x " + fmt_int(n) + " u32/u32", 2 * n, ms, 32.0 * double(n), nan, yard);
 
     // lower_bound: n / 8 sorted queries into the 2n merged keys (2^24 into 2^28 at the default).
     std::vector<std::uint32_t> merged(static_cast<std::size_t>(2 * n));

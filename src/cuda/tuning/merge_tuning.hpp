@@ -3,35 +3,43 @@
 
 namespace parprim::cuda_tuning {
 
+// A merge tile shape: Threads threads merging Items outputs each. Items odd: a thread writes
+// its outputs to shared memory at tid * Items + k, and an odd stride puts the 32 lanes of a
+// warp on 32 distinct banks.
+template <int Threads, int Items>
+struct merge_shape {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int tile = Threads * Items;
+  static_assert(Threads % 32 == 0 && Items % 2 == 1, "whole warps, odd items");
+};
+
 struct merge_tuning {
+  // 256 x 15 (tile 3840): 15 items as in CUB's merge for 4-byte keys. With 11 (tile 2816) the
+  // H100 ran 2 x 2^26 u32 at 46% of DRAM bandwidth, the fixed cost per tile (split reads, the
+  // merge-path search in shared memory) weighing on 47663 tiles.
   static constexpr int threads = 256;
-  // Outputs per thread, odd: a thread writes its `items` merged keys to shared memory at
-  // tid * items + k, and an odd stride puts the 32 lanes of a warp on 32 distinct banks. 15 as
-  // in CUB's merge for 4-byte keys: with 11 (tile 2816) the H100 ran 2 x 2^26 u32 at 46% of
-  // DRAM bandwidth, the fixed cost per tile (split reads, the merge-path search in shared
-  // memory) weighing on 47663 tiles. The tile of 3840 keys stages 30 KiB at most (8-byte
-  // words), within the 48 KiB of static shared memory.
   static constexpr int items = 15;
   static constexpr int tile = threads * items;
+  using shape = merge_shape<threads, items>;
   static constexpr int partition_threads = 256;
-  // Resident blocks asked of the register allocator, by bytes per merged item (key plus
-  // value), the largest count at which ptxas (CUDA 13, sm_90) keeps every kernel free of
-  // spills. Uncapped at 11 items, the keys-only u32 kernel took 56 registers: 4 blocks per SM,
-  // 50% occupancy, 9.6 cycles per issued instruction on the H100. Keys-only merges keep no
-  // source positions: u32 fits 40 registers (6 blocks; at 32 registers, 8 blocks, ptxas
-  // spills 20 bytes), u64 takes 63 uncapped (at 48 it spills). Pairs keep `items` source
-  // positions as well: u32/u32 and u32/u64 fit 64, u64/u32 80 (spills 40 bytes at 64),
-  // u64/u64 95 (spills at 80).
-  static constexpr int min_blocks_4_bytes_per_item = 6;
-  static constexpr int min_blocks_8_bytes_per_item = 4;
-  static constexpr int min_blocks_12_bytes_per_item = 3;
-  static constexpr int min_blocks_16_bytes_per_item = 2;
-  static constexpr int min_blocks(int key_bytes, int value_bytes) {
-    const int bytes = key_bytes + value_bytes;
-    return bytes <= 4    ? min_blocks_4_bytes_per_item
-           : bytes <= 8  ? min_blocks_8_bytes_per_item
-           : bytes <= 12 ? min_blocks_12_bytes_per_item
-                         : min_blocks_16_bytes_per_item;
+  // Resident threads per SM asked of the register allocator (65536 / threads registers each).
+  // The merge is bound by DRAM: a block's phases (load, merge, store) do not overlap, so the
+  // other resident blocks must keep the loads in flight. ncu on the H100, 2 x 2^26 u32 keys: at
+  // 1536 threads (40 registers, 75% occupancy) DRAM ran at 74.8% with 14.3 cycles per issued
+  // instruction; CUB's merge at 2048 threads (32 registers) at 87%. ptxas (CUDA 13, sm_90) at
+  // these counts, 256 x 15, no spills: u32 keys 32 registers; u64 keys 64 (at 40 they spill
+  // 16 bytes); pairs write their source positions to shared memory as they merge and hold
+  // only the merged keys in registers: u32/u32 40, u32/u64 62, u64/u32 and u64/u64 80.
+  static constexpr int resident_threads_u32_keys = 2048;
+  static constexpr int resident_threads_u64_keys = 1024;
+  static constexpr int resident_threads_u32_u32_pairs = 1536;
+  static constexpr int resident_threads_u32_u64_pairs = 1024;
+  static constexpr int resident_threads_u64_key_pairs = 768;
+  static constexpr int resident_threads(int key_bytes, int value_bytes) {
+    if (value_bytes == 0) return key_bytes <= 4 ? resident_threads_u32_keys : resident_threads_u64_keys;
+    if (key_bytes > 4) return resident_threads_u64_key_pairs;
+    return value_bytes <= 4 ? resident_threads_u32_u32_pairs : resident_threads_u32_u64_pairs;
   }
 };
 
