@@ -51,7 +51,7 @@ using keys64_tiles = std::tuple<tuning::wide_tile, onesweep_tile<384, 14, 2>, on
 
 struct options {
   int rounds = 25;
-  int warmup = 3;
+  int warmup = 3;    // >= 1: the first round grows the workspace
   std::string only;  // one case name, or all
 };
 
@@ -224,15 +224,20 @@ bool sweep(const options& o, const std::string& name, std::int64_t n, std::tuple
 
 int main(int argc, char** argv) {
   options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--rounds") o.rounds = std::max(1, std::atoi(argv[i + 1]));
-    else if (flag == "--warmup") o.warmup = std::max(0, std::atoi(argv[i + 1]));
-    else if (flag == "--case") o.only = argv[i + 1];
+    if (i + 1 < argc && flag == "--rounds") o.rounds = std::max(1, std::atoi(argv[i + 1]));
+    else if (i + 1 < argc && flag == "--warmup") o.warmup = std::max(1, std::atoi(argv[i + 1]));
+    else if (i + 1 < argc && flag == "--case") o.only = argv[i + 1];
     else {
       std::fprintf(stderr, "usage: sort_sweep [--rounds N] [--warmup N] [--case keys32|keys32_big|pairs32|keys64]\n");
       return 2;
     }
+  }
+  if (!o.only.empty() && o.only != "keys32" && o.only != "keys32_big" && o.only != "pairs32" &&
+      o.only != "keys64") {
+    std::fprintf(stderr, "sort_sweep: unknown case %s\n", o.only.c_str());
+    return 2;
   }
   try {
     bool ok = true;
