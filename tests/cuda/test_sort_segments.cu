@@ -78,8 +78,8 @@ void check_segmented(std::int64_t n, std::int64_t tiles_per_segment, std::uint64
 }
 
 using tuning = cuda_tuning::onesweep_tuning;
-constexpr std::int64_t narrow_tile = std::int64_t(tuning::threads) * tuning::items;
-constexpr std::int64_t wide_tile = std::int64_t(tuning::threads) * tuning::items_wide;
+constexpr std::int64_t narrow_tile = tuning::pairs_tile::keys;  // the 4-byte cases are mostly pairs
+constexpr std::int64_t wide_tile = tuning::wide_tile::keys;
 
 TEST(CudaSortSegments, PairsOf24BitKeysLikeTheHugeTest) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";

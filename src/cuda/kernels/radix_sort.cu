@@ -24,160 +24,16 @@
 // kernels exist only for 4 key widths x 3 value widths (none, 4, 8 bytes); 1- and 2-byte keys
 // run 1 and 2 passes.
 //
-// The body lives in three headers: radix_sort_common.cuh (tile shapes, control block,
-// look-back and segment chaining), radix_sort_histogram.cuh (kernels 1 and 2) and
-// radix_sort_pass.cuh (kernels 3 and 4); this file launches them.
-#include <cuda_runtime.h>
-
-#include <algorithm>
+// The body lives in four headers: radix_sort_common.cuh (tile shapes, control block,
+// look-back and segment chaining), radix_sort_histogram.cuh (kernels 1 and 2),
+// radix_sort_pass.cuh (kernels 3 and 4) and radix_sort_launch.cuh (the host side, templated
+// on the pass kernel's tile); this file picks the instantiation for the key and value widths.
 #include <cstdint>
 
-#include "core/sort_keys.hpp"
-#include "parprim/detail/temp_memory.hpp"
-#include "parprim/error.hpp"
-#include "parprim/cuda/detail/launch.cuh"
-#include "cuda/kernels/radix_sort_counting.cuh"
-#include "cuda/kernels/radix_sort_histogram.cuh"
-#include "cuda/kernels/radix_sort_pass.cuh"
+#include "cuda/kernels/radix_sort_launch.cuh"
 #include "cuda/sort_backend.hpp"
-#include "cuda/tuning/sort_tuning.hpp"
 
 namespace parprim::cuda_kernels::onesweep {
-
-// ---- Host side ----------------------------------------------------------------------------------
-// Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, their starts, fill.
-static void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
-  const char* who = "radix_sort";
-  cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
-  const std::int64_t n = r.n;
-  using detail::align_up;
-  const std::size_t hist_bytes = align_up(std::size_t(wide_images) * sizeof(unsigned long long));
-  const std::size_t start_bytes = align_up(std::size_t(wide_images + 1) * sizeof(long long));
-  detail::temp_memory temp(ctx, ws, hist_bytes + start_bytes);
-  auto* hist = temp.as<unsigned long long>();
-  auto* start = reinterpret_cast<long long*>(temp.as<unsigned char>() + hist_bytes);
-  auto* keys = static_cast<std::uint16_t*>(r.keys);
-  const key_params kp{r.kind, r.descending};
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(hist, 0, hist_bytes, stream));
-
-  // One 128 KiB block per SM, in pairs that read the same keys.
-  const std::int64_t pairs = std::max<std::int64_t>(
-      1, std::min<std::int64_t>(sms / 2, ceil_div(n, std::int64_t(8) * wide_hist_threads)));
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaFuncSetAttribute(wide_histogram, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          wide_hist_shared_bytes));
-  wide_histogram<<<unsigned(2 * pairs), wide_hist_threads, wide_hist_shared_bytes, stream>>>(
-      keys, n, kp, hist);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  wide_scan<<<1, wide_scan_threads, 0, stream>>>(hist, start, n);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  const std::int64_t block_keys = std::int64_t(wide_fill_threads) * wide_fill_groups * 8;
-  wide_fill<<<unsigned(ceil_div(n, block_keys)), wide_fill_threads, 0, stream>>>(start, n, kp, keys);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-}
-
-// tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
-// smaller ones to reach the multi-segment path with small inputs.
-template <class U, class W, bool HasValues>
-void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws,
-                   std::int64_t tiles_per_segment) {
-  using shape = pass_shape<U, W, HasValues>;
-  const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
-  use_device(ctx, who);
-  if constexpr (sizeof(U) == 2 && !HasValues) {
-    if (r.begin_bit == 0 && r.end_bit == 16) return counting_sort_16(ctx, r, ws);
-  }
-  cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
-
-  const std::int64_t n = r.n;
-  const int passes = (r.end_bit - r.begin_bit + tuning::radix_bits - 1) / tuning::radix_bits;
-  const std::int64_t tiles = ceil_div(n, shape::tile);
-  const std::int64_t longest = max_chain_keys / shape::tile;
-  const std::int64_t segment_tiles =
-      tiles_per_segment > 0 ? std::min(tiles_per_segment, longest) : longest;
-  const std::int64_t segments = ceil_div(tiles, segment_tiles);
-
-  // Temporary memory: the ping-pong copies, then the zeroed region (control, histograms,
-  // segment starts, look-back words) cleared by one memset.
-  using detail::align_up;
-  const std::size_t keys_bytes = align_up(std::size_t(n) * sizeof(U));
-  const std::size_t values_bytes =
-      HasValues ? align_up(std::size_t(n) * sizeof(W)) + tuning::temp_values_skew : 0;
-  const std::size_t control_bytes = align_up(sizeof(onesweep_control));
-  const std::size_t hist_bytes = align_up(std::size_t(max_passes) * radix * sizeof(unsigned long long));
-  const std::size_t base_bytes = align_up(std::size_t(segments) * max_passes * radix * sizeof(long long));
-  const std::size_t lookback_bytes = align_up(std::size_t(tiles) * radix * sizeof(unsigned));
-  const std::size_t zeroed = control_bytes + hist_bytes + base_bytes + lookback_bytes;
-  detail::temp_memory temp(ctx, ws, keys_bytes + values_bytes + zeroed);
-  unsigned char* p = temp.as<unsigned char>();
-
-  pass_args<U, W> a{};
-  a.keys[0] = static_cast<U*>(r.keys);
-  a.keys[1] = reinterpret_cast<U*>(p);
-  if constexpr (HasValues) {
-    a.values[0] = static_cast<W*>(r.values);
-    a.values[1] = reinterpret_cast<W*>(p + keys_bytes + tuning::temp_values_skew);
-  }
-  unsigned char* z = p + keys_bytes + values_bytes;
-  a.control = reinterpret_cast<onesweep_control*>(z);
-  auto* hist = reinterpret_cast<unsigned long long*>(z + control_bytes);
-  a.segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
-  a.lookback = reinterpret_cast<unsigned*>(z + control_bytes + hist_bytes + base_bytes);
-  a.n = n;
-  a.kp = key_params{r.kind, r.descending};
-  a.tiles_per_segment = unsigned(segment_tiles);
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(z, 0, zeroed, stream));
-
-  // 1. Histograms.
-  constexpr std::int64_t hist_tile = tuning::histogram_threads * tuning::histogram_items;
-  const int hist_grid = int(std::min<std::int64_t>(ceil_div(n, hist_tile),
-                                                   std::int64_t(sms) * tuning::histogram_blocks_per_sm));
-  onesweep_histogram<U><<<hist_grid, tuning::histogram_threads, 0, stream>>>(
-      a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  // 2. Digit starts, skips, parity.
-  onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  if constexpr (sizeof(U) == 1 && !HasValues) {
-    if (r.begin_bit == 0 && r.end_bit == 8) {  // the counts alone give the sorted keys
-      const std::int64_t fill_tile = std::int64_t(radix) * fill_bytes;
-      const int fill_grid = int(std::min<std::int64_t>(ceil_div(n, fill_tile), std::int64_t(sms) * 8));
-      onesweep_fill<<<fill_grid, radix, 0, stream>>>(a.segment_base, n, a.kp, a.keys[0]);
-      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-      return;
-    }
-  }
-  // 3. One kernel per digit and segment; a skipped pass returns at once.
-  auto* pass_kernel = onesweep_pass<U, W, HasValues>;
-  constexpr int pass_bytes = pass_shared_bytes<U, W, HasValues>();
-  // Static plus dynamic shared memory above 48 KiB needs the kernel's opt-in; the static part
-  // is the tile number, the warp totals and the 256 digit starts (plus alignment padding).
-  constexpr int pass_static_bytes = 64 + (shape::threads / 32) * 4 + radix * int(sizeof(void*));
-  if (pass_bytes + pass_static_bytes > 48 * 1024) {
-    PARPRIM_CUDA_CHECK(ctx.name(), who,
-                       cudaFuncSetAttribute(pass_kernel,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
-  }
-  for (int pass = 0; pass < passes; ++pass) {
-    a.shift = r.begin_bit + pass * tuning::radix_bits;
-    a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
-    for (std::int64_t s = 0; s < segments; ++s) {
-      const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
-      pass_kernel<<<grid, shape::threads, pass_bytes, stream>>>(a, pass);
-      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-    }
-  }
-  // 4. Copy back when the result is in the temporary buffer.
-  const int grid = int(std::min<std::int64_t>(ceil_div(n, 256), std::int64_t(sms) * 8));
-  onesweep_copy_back<U, W, HasValues><<<grid, 256, 0, stream>>>(a.control, passes, a);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-}
 
 template <class U>
 void onesweep_by_value(const context& ctx, const detail::sort_request& r, workspace* ws,

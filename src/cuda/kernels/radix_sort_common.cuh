@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/sort_keys.hpp"
 #include "cuda/tuning/sort_tuning.hpp"
@@ -34,18 +35,22 @@ constexpr unsigned count_mask = (1u << 30) - 1;
 constexpr unsigned state_aggregate = 1u;
 constexpr std::int64_t max_chain_keys = (std::int64_t(1) << 30) - 1;
 
-static_assert(tuning::threads >= radix && tuning::threads % 32 == 0,
-              "the look-back and the tile counts take one thread per digit");
-
-// The tile of one pass-kernel instantiation: 8-byte keys or values may take fewer keys per
-// thread (registers, shared memory). 1- and 2-byte keys take the 4-byte shape.
+// The tuned tile of each (key, value) width: 8-byte keys or values take the wide tile
+// (registers, shared memory); 1- and 2-byte keys take the 4-byte tiles.
 template <class U, class W, bool HasValues>
+using default_tile =
+    std::conditional_t<sizeof(U) == 8 || (HasValues && sizeof(W) == 8), tuning::wide_tile,
+                       std::conditional_t<HasValues, tuning::pairs_tile, tuning::keys_tile>>;
+
+// The tile of one pass-kernel instantiation (Tile: a cuda_tuning::onesweep_tile).
+template <class U, class W, bool HasValues, class Tile>
 struct pass_shape {
-  static constexpr bool wide = sizeof(U) == 8 || (HasValues && sizeof(W) == 8);
-  static constexpr int threads = tuning::threads;
-  static constexpr int items = wide ? tuning::items_wide : tuning::items;
-  static constexpr int tile = threads * items;
-  static constexpr int word_bytes = int(HasValues && sizeof(W) > sizeof(U) ? sizeof(W) : sizeof(U));
+  static constexpr int threads = Tile::threads;
+  static constexpr int items = Tile::items;
+  static constexpr int min_blocks = Tile::min_blocks;
+  static constexpr int tile = Tile::keys;
+  static_assert(threads >= radix && threads % 32 == 0,
+                "the look-back and the tile counts take one thread per digit");
   static_assert(tile < (1 << 16), "tile-local ranks");
   static_assert(std::int64_t(tile) <= max_chain_keys, "a segment holds at least one tile");
 };
@@ -153,17 +158,23 @@ __device__ __forceinline__ unsigned look_back(unsigned* my_word, unsigned digit_
   return before;
 }
 
+// Where segment_base[segment][pass][d] lives.
+__device__ __forceinline__ std::size_t segment_base_at(unsigned segment, int pass, int d) {
+  return (std::size_t(segment) * max_passes + pass) * radix + d;
+}
+
 // Segment phase for thread d: the global index of digit d's first key in this tile, given
-// the count of digit d in the earlier tiles of the segment; the segment's last tile also
-// hands the start of digit d in the next segment to the next launch.
+// where digit d starts in the tile's segment (segment_base, written by an earlier launch, so
+// the pass reads it before its look-back: one L2 round trip less after the look-back on each
+// tile's path) and the count of digit d in the earlier tiles of the segment; the segment's
+// last tile also hands the start of digit d in the next segment to the next launch.
 template <class U, class W>
 __device__ __forceinline__ long long tile_digit_start(const pass_args<U, W>& a, int pass,
                                                       chain_position c, int d,
+                                                      long long segment_start,
                                                       unsigned before_tile, unsigned digit_count) {
-  const std::size_t at = (std::size_t(c.segment) * max_passes + pass) * radix + d;
-  const long long segment_start = a.segment_base[at];
   if (c.last_of_segment)
-    a.segment_base[at + std::size_t(max_passes) * radix] = segment_start + before_tile + digit_count;
+    a.segment_base[segment_base_at(c.segment + 1, pass, d)] = segment_start + before_tile + digit_count;
   return segment_start + before_tile;
 }
 

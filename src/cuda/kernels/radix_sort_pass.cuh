@@ -16,7 +16,12 @@ namespace parprim::cuda_kernels::onesweep {
 //     needs a validity check (the padding is taken off the published count);
 //   - the peers of a digit are found with 4 instructions per bit, and the group's leader
 //     advances the warp counter for the digit (rank_from_counts);
-//   - shared memory for the warp counters is reused for the staged tile.
+//   - shared memory for the warp counters is reused for the staged tile;
+//   - pairs: the values are loaded before the look-back (their loads overlap its wait) and
+//     staged in their own shared area, so keys and values leave in one loop after one
+//     barrier (the values had shared the keys' area, loaded after the key writes: two more
+//     barriers per tile, the written keys' digits kept in registers, 4-byte pairs spilling 4
+//     bytes; now none spills, by ptxas).
 
 // Lanes of the warp whose `d` has the same low Bits bits: per bit, a ballot of the
 // lanes with the bit set, complemented in the lanes without it.
@@ -69,20 +74,33 @@ __device__ __forceinline__ void rank_from_counts(const U (&keys)[Items], Digit d
   }
 }
 
-// The pass kernel's dynamic shared memory: the warp counters during ranking, the tile sorted
-// by digit afterwards (8-byte tiles outgrow the 48 KiB of static shared memory).
-template <class U, class W, bool HasValues>
+// The pass kernel's dynamic shared memory: the warp counters during ranking, the tile's keys
+// sorted by digit afterwards, and its values beside them (8-byte tiles outgrow the 48 KiB of
+// static shared memory). Keys and values have their own areas, so the values are staged while
+// the keys are still being read out, without a barrier between them.
+template <class U, class Tile>
+constexpr int staged_values_offset() {
+  return (Tile::keys * int(sizeof(U)) + 15) / 16 * 16;
+}
+template <class U, class W, bool HasValues, class Tile>
 constexpr int pass_shared_bytes() {
-  using shape = pass_shape<U, W, HasValues>;
-  constexpr int hist_bytes = (shape::threads / 32) * radix * int(sizeof(unsigned));
-  constexpr int stage_bytes = shape::tile * shape::word_bytes;
+  constexpr int hist_bytes = (Tile::threads / 32) * radix * int(sizeof(unsigned));
+  constexpr int stage_bytes =
+      HasValues ? staged_values_offset<U, Tile>() + Tile::keys * int(sizeof(W)) : Tile::keys * int(sizeof(U));
   return hist_bytes > stage_bytes ? hist_bytes : stage_bytes;
 }
+// The pass kernel's static shared memory: the tile number, the warp totals, the digits'
+// destinations for keys (and values), plus alignment padding.
+template <bool HasValues, class Tile>
+constexpr int pass_static_shared_bytes() {
+  return 64 + (Tile::threads / 32) * 4 + (HasValues ? 2 : 1) * radix * int(sizeof(void*));
+}
 
-template <class U, class W, bool HasValues>
-__global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
+// Tile: a cuda_tuning::onesweep_tile (the tuned ones: default_tile).
+template <class U, class W, bool HasValues, class Tile>
+__global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
     onesweep_pass(pass_args<U, W> a, int pass) {
-  using shape = pass_shape<U, W, HasValues>;
+  using shape = pass_shape<U, W, HasValues, Tile>;
   constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile;
   constexpr int warps = threads / 32, warp_keys = items * 32;
   extern __shared__ __align__(16) unsigned char s_shared[];
@@ -90,9 +108,11 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   __shared__ unsigned s_warp_totals[warps];
   // Per digit, where tile-local position 0 would go: out + (global index of the digit's first
   // key in the tile - its tile-local start). Kept as a pointer so that a key's address is one
-  // load and one multiply-add; holds key pointers while keys are written, then value pointers.
+  // load and one multiply-add; the values' pointers beside the keys'.
   __shared__ void* s_dst[radix];
-  static_assert(pass_shared_bytes<U, W, HasValues>() + radix * 8 + warps * 4 + 4 <= 227 * 1024,
+  __shared__ void* s_dst_values[HasValues ? radix : 1];
+  static_assert(pass_shared_bytes<U, W, HasValues, Tile>() + pass_static_shared_bytes<HasValues, Tile>() <=
+                    227 * 1024,
                 "shared memory per block: fewer keys per thread");
 
   if (a.control->skip[pass]) return;
@@ -145,11 +165,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
     for (int k = 0; k < items; ++k)
       if (warp_first + k * 32 + lane >= count) keys[k] = ~U(0);
   }
-  W values[HasValues ? items : 1];
-  const W* in_values = nullptr;
-  if constexpr (HasValues) {
-    in_values = (source ? a.values[1] : a.values[0]) + tile_begin + warp_first + lane;
-  }
   auto digit = [&](U image) { return unsigned(image >> shift) & digit_mask; };
 
   // Count phase, the first half of the ranking (radix_sort_common.cuh): the warp's digit
@@ -162,6 +177,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
   // published without the padding, where digit d starts in the tile; then every warp's
   // counter becomes the tile position of its first key of each digit.
   const int d = tid;
+  // Where digit d starts in the tile's segment: written by an earlier launch, so read now and
+  // in flight during the ranking (radix_sort_common.cuh, tile_digit_start).
+  const long long segment_start = d < radix ? a.segment_base[segment_base_at(chain.segment, pass, d)] : 0;
   unsigned digit_count = 0;  // with the padding: it only adds to the largest digit
   if (d < radix)
     for (int w = 0; w < warps; ++w) digit_count += s_hist[w * radix + d];
@@ -189,54 +207,51 @@ __global__ void __launch_bounds__(tuning::threads, tuning::min_blocks)
 #pragma unroll
   for (int k = 0; k < items; ++k) s_keys[rank[k]] = keys[k];
 
+  // The values are loaded once the keys are staged: their loads are in flight during the
+  // look-back, and the keys' registers are free by then. (Loaded with the keys, before
+  // ranking, they cost registers and gained nothing: bench/results.)
+  W values[HasValues ? items : 1];
+  if constexpr (HasValues) {
+    const W* in_values = (source ? a.values[1] : a.values[0]) + tile_begin + warp_first + lane;
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+  }
+
   // Look-back phase.
-  long long to_global = 0;  // thread d: global index minus tile position for digit d
   if (d < radix) {
     const unsigned before_tile = chain.start ? 0u : look_back(my_lookback, real_count, state_inclusive);
-    to_global = tile_digit_start(a, pass, chain, d, before_tile, real_count) - tile_start;
+    // Global index minus tile position for digit d.
+    const long long to_global =
+        tile_digit_start(a, pass, chain, d, segment_start, before_tile, real_count) - tile_start;
     s_dst[d] = out_keys + to_global;
+    if constexpr (HasValues) s_dst_values[d] = (source ? a.values[0] : a.values[1]) + to_global;
+  }
+  W* s_values = reinterpret_cast<W*>(s_shared + staged_values_offset<U, Tile>());
+  if constexpr (HasValues) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) s_values[rank[k]] = values[k];
   }
   __syncthreads();
 
-  // Write phase: consecutive threads take consecutive tile positions. The digits of the
-  // written keys are kept for the values, four to a register.
-  unsigned out_digits[HasValues ? (items + 3) / 4 : 1] = {};
-  auto write_keys = [&](auto to_raw) {
+  // Write phase: consecutive threads take consecutive tile positions; a value goes where its
+  // key goes.
+  auto write_tile = [&](auto to_raw) {
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int i = k * threads + tid;
       if (full || i < count) {
         const U image = s_keys[i];
         const unsigned dk = digit(image);
-        if constexpr (HasValues) out_digits[k / 4] |= dk << (8 * (k % 4));
         static_cast<U*>(s_dst[dk])[i] = to_raw(image);
+        if constexpr (HasValues) static_cast<W*>(s_dst_values[dk])[i] = s_values[i];
       }
     }
   };
   if (floating)
-    write_keys([&](U image) { return detail::original_bits(image, detail::key_kind::floating, descending); });
+    write_tile([&](U image) { return detail::original_bits(image, detail::key_kind::floating, descending); });
   else
-    write_keys([&](U image) { return U(image ^ flip); });
-
-  if constexpr (HasValues) {
-    // Loaded after the look-back rather than with the keys: fewer registers (bench/results).
-#pragma unroll
-    for (int k = 0; k < items; ++k)
-      values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
-    W* s_values = reinterpret_cast<W*>(s_shared);
-    W* out_values = source ? a.values[0] : a.values[1];
-    __syncthreads();  // every key has been read out of the staged tile, and s_dst
-#pragma unroll
-    for (int k = 0; k < items; ++k) s_values[rank[k]] = values[k];
-    if (d < radix) s_dst[d] = out_values + to_global;
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int i = k * threads + tid;
-      if (full || i < count)
-        static_cast<W*>(s_dst[(out_digits[k / 4] >> (8 * (k % 4))) & 0xffu])[i] = s_values[i];
-    }
-  }
+    write_tile([&](U image) { return U(image ^ flip); });
 }
 
 

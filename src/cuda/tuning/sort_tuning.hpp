@@ -3,20 +3,33 @@
 
 namespace parprim::cuda_tuning {
 
-// Onesweep (src/cuda/kernels/radix_sort*.cuh): any multiple of 32 threads >= 256; keys turned
-// into their ordered image once at load (the last tile padded with the largest image, so no
-// key needs a validity check), the digits counted before ranking, 4-instruction ballots per
-// digit bit, the warp counters advanced by one store per group of equal digits. 1- and 2-byte keys take the 4-byte shape.
+// One Onesweep pass-kernel shape: threads per block (a multiple of 32, >= 256: one thread per
+// digit in the look-back), keys per thread, and the blocks per SM that __launch_bounds__
+// promises (registers: 65536 / (threads * min_blocks) per thread).
+template <int Threads, int Items, int MinBlocks>
+struct onesweep_tile {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr int keys = Threads * Items;
+};
+
+// Onesweep (src/cuda/kernels/radix_sort*.cuh): keys turned into their ordered image once at
+// load (the last tile padded with the largest image, so no key needs a validity check), the
+// digits counted before ranking, 4-instruction ballots per digit bit, the warp counters
+// advanced by one store per group of equal digits. 1- and 2-byte keys take the 4-byte shapes.
 // 15 keys per thread (a 3840-key tile) is what the Onesweep paper uses for 256 threads;
 // larger tiles amortize the 256-entry look-back over more keys and make the runs of equal
-// digits in the scatter longer (CUB on sm_90 runs 384 threads x 15-23 keys).
+// digits in the scatter longer. CUB on sm_90 (CCCL 3.0, 64-bit offsets) runs 384 x 19 for
+// 4-byte keys, 384 x 17 for 4-byte pairs and 384 x 30 for 8-byte keys.
 struct onesweep_tuning {
   static constexpr int radix_bits = 8;
   static constexpr int radix = 1 << radix_bits;
-  static constexpr int threads = 384;     // measured on H100: see bench/results
-  static constexpr int items = 23;        // keys per thread when keys and values are 4 bytes
-  static constexpr int items_wide = 12;   // ... when keys or values are 8 bytes
-  static constexpr int min_blocks = 2;    // registers: 65536 / (threads * min_blocks) per thread
+  // Measured on H100 (bench/results/2026-11-21-h100-experiments.md): 384 x 23 beat 384 x 20
+  // for 4-byte keys and pairs; 26 keys helped keys only (3.225 vs 3.273 ms) and cost pairs 9%.
+  using keys_tile = onesweep_tile<384, 23, 2>;   // 4-byte keys, keys only
+  using pairs_tile = onesweep_tile<384, 23, 2>;  // 4-byte keys with 4-byte values
+  using wide_tile = onesweep_tile<384, 12, 2>;   // 8-byte keys or values
   // Bytes between the end of the temporary keys and the temporary values (a multiple of 256).
   // With the values right after the keys (n * 4 bytes apart), the passes of a u32/u32 sort that
   // read the temporary copies ran 12% slower than the others on the H100; 1 MiB + 256 bytes
