@@ -2,7 +2,8 @@
 // (reference/runs_ref.hpp), over backend x type x op x segment shape: all empty, one segment,
 // segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
 // half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
-// offsets not starting at 0 or not reaching the end; float reproducibility; bad offsets.
+// offsets not starting at 0 or not reaching the end; inputs off a 16-byte boundary; float
+// reproducibility; bad offsets.
 #include <cstring>
 #include <random>
 
@@ -159,6 +160,43 @@ TEST_P(Segmented, FloatReduceIsReproducible) {
       EXPECT_NEAR(ha[s], exact, 1e-5 * double(offsets[s + 1] - offsets[s]) + 1e-6) << "segment " << s;
     }
   }
+}
+
+// Inputs that start off a 16-byte boundary (a view one element into a buffer): CUDA's chunked
+// reduce folds the elements before the first boundary one by one and the rest as vectors.
+template <class T>
+void check_misaligned(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = std::min<std::int64_t>(100'003, testing::max_test_size());
+  if (n < 2) return;
+  const auto x = make_values<T>(n, seed);
+  auto whole = buffer<T>::from_host(ctx, x);
+  for (std::int64_t skip : {1, 2, 3}) {
+    const std::int64_t m = n - skip;
+    span<const T> in(whole.data() + skip, m);
+    const std::vector<T> view(x.begin() + skip, x.end());
+    for (const auto& offsets : {long_mixed_offsets(m, seed + std::uint64_t(skip)),
+                                std::vector<std::int64_t>{0, m}, std::vector<std::int64_t>{1, m - 1}}) {
+      auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+      buffer<T> out(ctx, std::int64_t(offsets.size()) - 1);
+      for (op o : {op::plus, op::max}) {
+        segmented_reduce<T>(ctx, in, off, out, T(3), o);
+        EXPECT_EQ(out.to_host(), reference::segmented_reduce(view, offsets, T(3), o))
+            << type_name<T>() << " skip=" << skip << " segments=" << offsets.size() - 1 << " "
+            << to_string(o);
+      }
+    }
+  }
+}
+
+TEST_P(Segmented, MisalignedInput) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_misaligned<std::uint32_t>(ctx, seed);
+  check_misaligned<float>(ctx, seed);
+  check_misaligned<double>(ctx, seed);
+  check_misaligned<std::int64_t>(ctx, seed);
 }
 
 TEST_P(Segmented, InPlaceScanMatchesOutOfPlace) {

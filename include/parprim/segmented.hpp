@@ -11,19 +11,49 @@
 //   segmented_reduce           out[s] = init op in[offsets[s]] op ... (left to right); an
 //                              empty segment gets init. out.size() == S.
 //   segmented_inclusive_scan   out[i] = fold of i's segment up to and including i
-//   segmented_exclusive_scan   out[i] = init op (fold of i's segment before i)
+//   segmented_exclusive_scan   out[i] = init op (fold of i's segment before i), so the first
+//                              element of each segment gets init
 //   ..._by_flags               the same scans with segments given by head flags
 //
-// Integers wrap; floats are folded in a fixed order that depends on the sizes only (bitwise
-// reproducible from run to run). Scans may run in place (out aliasing in exactly).
-// Precompiled for i32 u32 i64 u64 f32 f64. Stream-ordered on CUDA.
+//   Precompiled (any compiler): i32 u32 i64 u64 f32 f64, op::plus/min/max. Integers wrap.
+//   Generic (header-only): any trivially copyable T, any associative functor or lambda (it
+//   need not be commutative and needs no identity):
+//     segmented_reduce(ctx, in, offsets, out, init, op)
+//     segmented_inclusive_scan(ctx, in, offsets, out, op)
+//     segmented_exclusive_scan(ctx, in, offsets, out, init, op)
+//     segmented_inclusive_scan_by_flags(ctx, in, flags, out, op)
+//     segmented_exclusive_scan_by_flags(ctx, in, flags, out, init, op)
+//   On a CUDA context a generic call must be compiled by nvcc (--extended-lambda for
+//   lambdas); from any other compiler it throws parprim::error(errc::backend_unavailable)
+//   saying so. On CUDA, T may be at most 64 bytes.
+//
+// Fold order: within a segment always left to right, grouped in an order fixed by the sizes
+// and segments (and the backend), never by timing or thread count: float results are bitwise
+// reproducible from run to run, but need not match the sequential loop's rounding. (The
+// precompiled segmented_reduce on CUDA, for segments averaging 1024 elements or more, folds
+// the built-in operators, which commute, in 16-byte vectors strided over a block: there the
+// order also depends on the input's address modulo 16, the same for the same buffer.) NaN: op::plus
+// propagates it; op::min and op::max compare with `<` and keep the left operand when the
+// comparison is false, so a NaN survives only where it is the running value (as
+// std::min/std::max); a caller's operator decides for itself. Scans may run in place (out
+// aliasing in exactly); other overlaps of outputs with inputs are rejected. Errors name the
+// function, the backend and the argument:
+//   parprim::segmented_reduce [cpu]: out.size()=3 but offsets.size()=5 describes 4 segments
+// Stream-ordered on CUDA (after the offsets check).
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "parprim/context.hpp"
+#include "parprim/detail/cpu/segmented.hpp"
+#include "parprim/detail/generic.hpp"
+#include "parprim/detail/segmented.hpp"
+#include "parprim/detail/validate.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/span.hpp"
+#include "parprim/types.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim {
@@ -52,4 +82,185 @@ void segmented_exclusive_scan_by_flags(const context& ctx, span<const T> in,
                                        span<const std::uint8_t> flags, span<T> out,
                                        T init = T{}, op o = op::plus, workspace* ws = nullptr);
 
+namespace detail {
+
+inline void check_segmented_workspace(const checker& c, workspace* ws) {
+  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+}
+
+// The checks of segmented_reduce; returns the data range the offsets cover.
+template <class T>
+covered check_segmented_reduce(const checker& c, span<const T> in,
+                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.no_overlap(in, "in", out, "out", false);
+  c.no_overlap(offsets, "offsets", out, "out", false);
+  check_segmented_workspace(c, ws);
+  if (offsets.size() >= 1 && offsets.size() - 1 != out.size())
+    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
+           std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
+           " segments");
+  return check_segment_offsets(c, offsets, in.size());
+}
+
+// The checks of the scans: out the size of in (in place allowed); flags (when given) too.
+template <class T>
+void check_segmented_scan(const checker& c, span<const T> in, span<T> out, workspace* ws) {
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.same_size(in.size(), "in", out.size(), "out");
+  c.no_overlap(in, "in", out, "out", true);
+  check_segmented_workspace(c, ws);
+}
+
+template <class T>
+void check_flags(const checker& c, span<const T> in, span<const std::uint8_t> flags,
+                 span<T> out) {
+  c.valid(flags, "flags");
+  c.same_size(in.size(), "in", flags.size(), "flags");
+  c.no_overlap(flags, "flags", out, "out", false);
+}
+
+// The jobs of the three call shapes (reduce by offsets, scan by offsets, scan by flags).
+template <class T>
+segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, span<T> out,
+                           covered range, T init) {
+  segments_job<T> job;
+  job.n = range.last - range.first;
+  job.offsets = offsets.data();
+  job.segments = offsets.size() - 1;
+  job.values = in.data() + range.first;
+  job.has_init = true;
+  job.init = init;
+  job.reduced_out = out.data();
+  job.by_segment = true;
+  return job;
+}
+
+template <class T>
+segments_job<T> scan_job(span<const T> in, span<const std::int64_t> offsets, span<T> out,
+                         covered range, bool inclusive, T init) {
+  segments_job<T> job;
+  job.n = range.last - range.first;
+  job.offsets = offsets.data();
+  job.segments = offsets.size() - 1;
+  job.values = in.data() + range.first;
+  job.has_init = !inclusive;
+  job.init = init;
+  job.scan_out = out.data() + range.first;
+  job.inclusive = inclusive;
+  return job;
+}
+
+template <class T>
+segments_job<T> flags_scan_job(span<const T> in, span<const std::uint8_t> flags, span<T> out,
+                               bool inclusive, T init) {
+  segments_job<T> job;
+  job.n = in.size();
+  job.flags = flags.data();
+  job.values = in.data();
+  job.has_init = !inclusive;
+  job.init = init;
+  job.scan_out = out.data();
+  job.inclusive = inclusive;
+  return job;
+}
+
+}  // namespace detail
+
+inline namespace PARPRIM_TU_NAMESPACE {
+
+namespace detail_segmented {
+// Runs a checked job with the caller's operator: the CPU body, or the CUDA one through the
+// hook (nvcc only).
+template <class T, class Op>
+void run(const context& ctx, const char* function, const detail::segments_job<T>& job, Op op,
+         workspace* ws) {
+  if (ctx.kind() == backend::cuda)
+    return detail::cuda_body<detail::segmented_tag, detail::with_nvcc<T>>::run(ctx, function,
+                                                                              job, op, ws);
+  detail::cpu::segments::run(ctx, job, op);
+}
+
+template <class T, class Op>
+void scan_by_offsets(const char* function, const context& ctx, span<const T> in,
+                     span<const std::int64_t> offsets, span<T> out, bool inclusive, T init,
+                     Op op, workspace* ws) {
+  detail::check_element_type<T>();
+  detail::checker c(ctx, function);
+  detail::check_segmented_scan(c, in, out, ws);
+  const detail::covered range = detail::check_segment_offsets(c, offsets, in.size());
+  if (range.last == range.first) return;
+  run(ctx, function, detail::scan_job(in, offsets, out, range, inclusive, init), op, ws);
+}
+
+template <class T, class Op>
+void scan_by_flags(const char* function, const context& ctx, span<const T> in,
+                   span<const std::uint8_t> flags, span<T> out, bool inclusive, T init, Op op,
+                   workspace* ws) {
+  detail::check_element_type<T>();
+  detail::checker c(ctx, function);
+  detail::check_segmented_scan(c, in, out, ws);
+  detail::check_flags(c, in, flags, out);
+  if (in.size() == 0) return;
+  run(ctx, function, detail::flags_scan_job(in, flags, out, inclusive, init), op, ws);
+}
+}  // namespace detail_segmented
+
+template <class E, class Op, class = std::enable_if_t<std::is_class_v<Op>>>
+void segmented_reduce(const context& ctx, span<E> in, span<const std::int64_t> offsets,
+                      span<detail::value_t<E>> out, detail::no_deduce_t<detail::value_t<E>> init,
+                      Op op, workspace* ws = nullptr) {
+  using T = detail::value_t<E>;
+  detail::check_element_type<T>();
+  detail::checker c(ctx, "segmented_reduce");
+  const detail::covered range =
+      detail::check_segmented_reduce(c, detail::as_input(in), offsets, out, ws);
+  if (out.size() == 0) return;
+  detail_segmented::run(ctx, "segmented_reduce",
+                        detail::reduce_job(detail::as_input(in), offsets, out, range, init), op,
+                        ws);
+}
+
+template <class E, class Op, class = std::enable_if_t<std::is_class_v<Op>>>
+void segmented_inclusive_scan(const context& ctx, span<E> in, span<const std::int64_t> offsets,
+                              span<detail::value_t<E>> out, Op op, workspace* ws = nullptr) {
+  detail_segmented::scan_by_offsets("segmented_inclusive_scan", ctx, detail::as_input(in),
+                                    offsets, out, true, detail::value_t<E>{}, op, ws);
+}
+
+template <class E, class Op, class = std::enable_if_t<std::is_class_v<Op>>>
+void segmented_exclusive_scan(const context& ctx, span<E> in, span<const std::int64_t> offsets,
+                              span<detail::value_t<E>> out,
+                              detail::no_deduce_t<detail::value_t<E>> init, Op op,
+                              workspace* ws = nullptr) {
+  detail_segmented::scan_by_offsets("segmented_exclusive_scan", ctx, detail::as_input(in),
+                                    offsets, out, false, init, op, ws);
+}
+
+template <class E, class Op, class = std::enable_if_t<std::is_class_v<Op>>>
+void segmented_inclusive_scan_by_flags(const context& ctx, span<E> in,
+                                       span<const std::uint8_t> flags,
+                                       span<detail::value_t<E>> out, Op op,
+                                       workspace* ws = nullptr) {
+  detail_segmented::scan_by_flags("segmented_inclusive_scan_by_flags", ctx, detail::as_input(in),
+                                  flags, out, true, detail::value_t<E>{}, op, ws);
+}
+
+template <class E, class Op, class = std::enable_if_t<std::is_class_v<Op>>>
+void segmented_exclusive_scan_by_flags(const context& ctx, span<E> in,
+                                       span<const std::uint8_t> flags,
+                                       span<detail::value_t<E>> out,
+                                       detail::no_deduce_t<detail::value_t<E>> init, Op op,
+                                       workspace* ws = nullptr) {
+  detail_segmented::scan_by_flags("segmented_exclusive_scan_by_flags", ctx, detail::as_input(in),
+                                  flags, out, false, init, op, ws);
+}
+
+}  // namespace PARPRIM_TU_NAMESPACE
 }  // namespace parprim
+
+#if PARPRIM_WITH_NVCC
+#include "parprim/cuda/segmented.cuh"
+#endif

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "parprim/detail/segmented.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/span.hpp"
 #if PARPRIM_HAVE_CUDA
@@ -13,12 +14,6 @@
 #endif
 
 namespace parprim::detail {
-
-// The data range [first, last) the offsets cover.
-struct covered {
-  std::int64_t first = 0;
-  std::int64_t last = 0;
-};
 
 inline covered check_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n) {
   c.valid(offsets, "offsets");

@@ -1,7 +1,9 @@
-// Front ends of segmented_reduce and the segmented scans: validate (offsets included), then
-// run one runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
+// Precompiled front ends of segmented_reduce and the segmented scans: validate (offsets
+// included, with the checks the generic ones share: parprim/segmented.hpp), then run one
+// runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
 // segments averaging 1024 elements or more go to the chunked reduce instead
-// (src/cuda/kernels/segmented_reduce.cuh).
+// (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
+// the generic front ends.
 #include "parprim/segmented.hpp"
 
 #include "core/runs_dispatch.hpp"
@@ -13,35 +15,35 @@
 
 namespace parprim {
 
+namespace detail {
+covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets,
+                              std::int64_t n) {
+  return check_offsets(c, offsets, n);
+}
+}  // namespace detail
+
 namespace {
 
-using detail::check_offsets;
-using detail::covered;
+// The generic job with the built-in operator, run on the precompiled engines.
+template <class T>
+void run_precompiled(const context& ctx, const detail::segments_job<T>& generic, op o,
+                     workspace* ws) {
+  detail::runs_job<std::uint32_t, T> job;
+  static_cast<detail::segments_job<T>&>(job) = generic;
+  job.o = o;
+  detail::run_job(ctx, job, ws);
+}
 
 template <class T>
 void segmented_scan_by_offsets(const char* name, const context& ctx, span<const T> in,
                                span<const std::int64_t> offsets, span<T> out, bool inclusive,
                                T init, op o, workspace* ws) {
   detail::checker c(ctx, name);
-  c.valid(in, "in");
-  c.valid(out, "out");
-  c.same_size(in.size(), "in", out.size(), "out");
-  c.no_overlap(in, "in", out, "out", true);
+  detail::check_segmented_scan(c, in, out, ws);
   c.known_option(o, op::max, "op");
-  detail::check_workspace(c, ws);
-  covered range = check_offsets(c, offsets, in.size());
+  const detail::covered range = detail::check_offsets(c, offsets, in.size());
   if (range.last == range.first) return;
-  detail::runs_job<std::uint32_t, T> job;
-  job.n = range.last - range.first;
-  job.offsets = offsets.data();
-  job.segments = offsets.size() - 1;
-  job.values = in.data() + range.first;
-  job.o = o;
-  job.has_init = !inclusive;
-  job.init = init;
-  job.scan_out = out.data() + range.first;
-  job.inclusive = inclusive;
-  detail::run_job(ctx, job, ws);
+  run_precompiled(ctx, detail::scan_job(in, offsets, out, range, inclusive, init), o, ws);
 }
 
 template <class T>
@@ -49,26 +51,11 @@ void segmented_scan_by_flags(const char* name, const context& ctx, span<const T>
                              span<const std::uint8_t> flags, span<T> out, bool inclusive, T init,
                              op o, workspace* ws) {
   detail::checker c(ctx, name);
-  c.valid(in, "in");
-  c.valid(flags, "flags");
-  c.valid(out, "out");
-  c.same_size(in.size(), "in", flags.size(), "flags");
-  c.same_size(in.size(), "in", out.size(), "out");
-  c.no_overlap(in, "in", out, "out", true);
-  c.no_overlap(flags, "flags", out, "out", false);
+  detail::check_segmented_scan(c, in, out, ws);
+  detail::check_flags(c, in, flags, out);
   c.known_option(o, op::max, "op");
-  detail::check_workspace(c, ws);
   if (in.size() == 0) return;
-  detail::runs_job<std::uint32_t, T> job;
-  job.n = in.size();
-  job.flags = flags.data();
-  job.values = in.data();
-  job.o = o;
-  job.has_init = !inclusive;
-  job.init = init;
-  job.scan_out = out.data();
-  job.inclusive = inclusive;
-  detail::run_job(ctx, job, ws);
+  run_precompiled(ctx, detail::flags_scan_job(in, flags, out, inclusive, init), o, ws);
 }
 
 }  // namespace
@@ -77,17 +64,8 @@ template <class T>
 void segmented_reduce(const context& ctx, span<const T> in, span<const std::int64_t> offsets,
                       span<T> out, T init, op o, workspace* ws) {
   detail::checker c(ctx, "segmented_reduce");
-  c.valid(in, "in");
-  c.valid(out, "out");
-  c.no_overlap(in, "in", out, "out", false);
-  c.no_overlap(offsets, "offsets", out, "out", false);
   c.known_option(o, op::max, "op");
-  detail::check_workspace(c, ws);
-  if (offsets.size() >= 1 && offsets.size() - 1 != out.size())
-    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
-           std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
-           " segments");
-  covered range = check_offsets(c, offsets, in.size());
+  const detail::covered range = detail::check_segmented_reduce(c, in, offsets, out, ws);
   if (out.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda &&
@@ -96,17 +74,7 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
                                                   range.first, range.last, out.data(), init, o,
                                                   ws);
 #endif
-  detail::runs_job<std::uint32_t, T> job;
-  job.n = range.last - range.first;
-  job.offsets = offsets.data();
-  job.segments = offsets.size() - 1;
-  job.values = in.data() + range.first;
-  job.o = o;
-  job.has_init = true;
-  job.init = init;
-  job.reduced_out = out.data();
-  job.by_segment = true;
-  detail::run_job(ctx, job, ws);
+  run_precompiled(ctx, detail::reduce_job(in, offsets, out, range, init), o, ws);
 }
 
 template <class T>

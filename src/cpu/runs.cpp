@@ -1,15 +1,16 @@
-// The CPU runs engine (src/cpu/runs.hpp) for every value type with the built-in operators
-// (segmented primitives: K = u32).
-#include "cpu/runs.hpp"
+// The CPU body of the segmented primitives (parprim/detail/cpu/segmented.hpp) for every value
+// type with the built-in operators (segmented primitives: K = u32).
+#include "parprim/detail/cpu/segmented.hpp"
 
 #include "cpu/runs_backend.hpp"
+#include "parprim/detail/op_functors.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cpu_backend {
 
 template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job) {
-  return detail::with_op<V>(job.o, [&](auto op) { return runs_engine::run(ctx, job, op); });
+  return detail::with_op<V>(job.o, [&](auto op) { return detail::cpu::segments::run(ctx, job, op); });
 }
 
 #define PARPRIM_INSTANTIATE(V) \

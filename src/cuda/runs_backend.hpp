@@ -5,7 +5,7 @@
 //     f32 f64 (signed keys arrive as their unsigned type); heads_by_key takes values by size
 //     (u32 or u64).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
-//     head source, K = u32), on the two-pass engine of src/cuda/kernels/runs.cuh.
+//     head source, K = u32), on the two-pass engine of parprim/cuda/segmented.cuh.
 // Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered).
 #pragma once
 

@@ -1,4 +1,4 @@
-// CUDA entry point of the two-pass runs engine (runs.cuh), which runs the segmented
+// CUDA entry point of the two-pass runs engine (parprim/cuda/segmented.cuh), which runs the segmented
 // primitives' jobs (flags or offsets as the head source; src/cuda/kernels/segmented.cu).
 #include "cuda/runs_backend.hpp"
 #include "parprim/types.hpp"

@@ -1,15 +1,30 @@
-// CUDA dispatch of the runs engine with flags or offsets as the head source (segmented_reduce
-// and the segmented scans), of the chunked segmented_reduce for long segments
-// (segmented_reduce.cuh), and the device check of segment offsets.
+// CUDA dispatch of the runs engine (parprim/cuda/segmented.cuh) with flags or offsets as the
+// head source (segmented_reduce and the segmented scans), of the chunked segmented_reduce for
+// long segments (segmented_reduce.cuh), and the device check of segment offsets.
 #include <algorithm>
 
-#include "cuda/kernels/runs_launch.cuh"
 #include "cuda/kernels/segmented_reduce.cuh"
 #include "cuda/runs_backend.hpp"
 #include "cuda/segmented_backend.hpp"
+#include "parprim/cuda/segmented.cuh"
+#include "parprim/detail/op_functors.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::cuda_kernels {
+
+// The built-in operators, chosen at run time (one uniform branch per combine): one kernel
+// per type serves op::plus, op::min and op::max.
+template <class V>
+struct runtime_op {
+  op o;
+  __device__ __forceinline__ V operator()(V a, V b) const {
+    switch (o) {
+      case op::min: return parprim::detail::min_op<V>{}(a, b);
+      case op::max: return parprim::detail::max_op<V>{}(a, b);
+      default: return parprim::detail::plus_op<V>{}(a, b);
+    }
+  }
+};
 
 // Lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into verdict[0]
 // (which starts at all ones); offsets[0] and offsets[segments] into verdict[1], verdict[2].
@@ -31,11 +46,8 @@ namespace parprim::cuda_backend {
 template <class V>
 std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
                               workspace* ws) {
-  using namespace cuda_kernels::runs;
-  const equal_to<std::uint32_t> unused_eq{};
-  if (job.flags)
-    return launch<head_source::flags>(ctx, job, unused_eq, runtime_op<V>{job.o}, ws, "segmented");
-  return launch<head_source::offsets>(ctx, job, unused_eq, runtime_op<V>{job.o}, ws, "segmented");
+  cuda_kernels::runs::run(ctx, job, cuda_kernels::runtime_op<V>{job.o}, ws, "segmented");
+  return -1;  // the segmented primitives do not ask for the run count
 }
 
 template <class T>
@@ -44,7 +56,7 @@ void segmented_reduce_chunked(const context& ctx, const T* in, const std::int64_
                               T* out, T init, op o, workspace* ws) {
   using namespace cuda_kernels;
   using tuning = cuda_tuning::segmented_reduce_tuning;
-  using op_t = runs::runtime_op<T>;
+  using op_t = runtime_op<T>;
   const char* who = "segmented_reduce";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);

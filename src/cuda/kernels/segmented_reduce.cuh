@@ -8,13 +8,14 @@
 //   short         segments that start in the chunk, end in it and hold at most thread_max
 //                 elements: one thread each, folded left to right from init;
 //   long/crossing the other segments that start in the chunk: the whole block, one after the
-//                 other, each thread folding a stride of the piece (unroll loads in flight),
-//                 then a block reduction in thread order.
+//                 other, each thread folding a stride of 16-byte vectors of the piece
+//                 (unroll vectors in flight), then a block reduction in thread order.
 // A segment that crosses chunk edges leaves one value per piece: the tail of its first chunk
 // and the head of each later one. Every block that finishes such a piece counts it on the
 // first chunk's arrival counter; the block that brings the last piece folds all of them in
 // chunk order (the fence-then-count pattern of the CUDA threadFenceReduction sample).
-// The fold order depends only on the offsets: results are bitwise reproducible.
+// The fold order depends only on the offsets and on the input's address modulo 16 bytes
+// (where the vectors start): the same call on the same buffer gives the same bits.
 // Traffic: the input once, the offsets about once, one value per segment.
 #pragma once
 
@@ -22,6 +23,7 @@
 
 #include "cuda/tuning/segmented_tuning.hpp"
 #include "parprim/cuda/detail/block_reduce.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
 
 namespace parprim::cuda_kernels::segmented {
 
@@ -54,29 +56,53 @@ struct chunk_shared {
 
 __device__ __forceinline__ std::int64_t lesser(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
-// Thread t's fold of in[a + t], in[a + t + threads], ... in that order; `unroll` loads are
-// issued before they are folded. `has` says whether the thread got any element.
+__device__ __forceinline__ std::int64_t greater(std::int64_t a, std::int64_t b) { return a > b ? a : b; }
+
+template <class T, class Op>
+__device__ __forceinline__ void fold_into(T& acc, bool& has, const T& x, Op op) {
+  acc = has ? op(acc, x) : x;
+  has = true;
+}
+
+// Thread t's fold of in[a, b) in a fixed order: the elements before the first 16-byte
+// boundary (one per thread, threads 0, 1, ...), then the 16-byte vectors t, t + threads, ...
+// (`unroll` vectors loaded before any is folded, each folded in element order), then the
+// elements after the last whole vector (one per thread). Threads 0 .. holders - 1 end with a
+// value, the others with none. Only the built-in (commutative) operators come here.
 template <class T, class Op>
 __device__ __forceinline__ T strided_fold(const T* in, std::int64_t a, std::int64_t b, Op op,
-                                          bool& has) {
-  constexpr std::int64_t step = std::int64_t(tuning::threads) * tuning::unroll;
+                                          int& holders) {
+  using vec = cuda_prim::vec16<T>;
+  constexpr int per = vec::size;
+  constexpr int threads = tuning::threads;
+  const int t = int(threadIdx.x);
+  const std::int64_t misaligned =
+      std::int64_t(reinterpret_cast<std::uintptr_t>(in + a) & 15u) / std::int64_t(sizeof(T));
+  const std::int64_t head = lesser(b - a, misaligned ? per - misaligned : 0);
+  const std::int64_t vectors = (b - a - head) / per;
+  const T* body = in + a + head;  // 16-byte aligned
+  const std::int64_t tail = a + head + vectors * per;
   T acc{};
-  has = false;
-  for (std::int64_t base = a + threadIdx.x; base < b; base += step) {
-    T v[tuning::unroll];
+  bool has = false;
+  if (t < head) fold_into(acc, has, in[a + t], op);
+  constexpr std::int64_t step = std::int64_t(threads) * tuning::unroll;
+  for (std::int64_t base = t; base < vectors; base += step) {
+    vec v[tuning::unroll];
 #pragma unroll
     for (int u = 0; u < tuning::unroll; ++u) {
-      const std::int64_t i = base + std::int64_t(u) * tuning::threads;
-      if (i < b) v[u] = in[i];
+      const std::int64_t j = base + std::int64_t(u) * threads;
+      if (j < vectors) v[u] = cuda_prim::load_vec16(body + j * per);
     }
 #pragma unroll
     for (int u = 0; u < tuning::unroll; ++u) {
-      if (base + std::int64_t(u) * tuning::threads < b) {
-        acc = has ? op(acc, v[u]) : v[u];
-        has = true;
+      if (base + std::int64_t(u) * threads < vectors) {
+#pragma unroll
+        for (int k = 0; k < per; ++k) fold_into(acc, has, v[u].v[k], op);
       }
     }
   }
+  if (t < b - tail) fold_into(acc, has, in[tail + t], op);
+  holders = int(greater(greater(head, lesser(threads, vectors)), b - tail));
   return acc;
 }
 
@@ -84,11 +110,10 @@ __device__ __forceinline__ T strided_fold(const T* in, std::int64_t a, std::int6
 template <class T, class Op>
 __device__ __forceinline__ T block_fold(chunk_shared<T, Op>& sh, const T* in, std::int64_t a,
                                         std::int64_t b, Op op) {
-  bool has;
-  const T v = strided_fold(in, a, b, op, has);
-  const int valid = int(lesser(tuning::threads, b - a));
+  int holders;
+  const T v = strided_fold(in, a, b, op, holders);
   __syncthreads();  // an earlier reduction may still read sh.reduce
-  return cuda_prim::block_reduce_first<T, Op, tuning::threads>(sh.reduce, v, op, valid);
+  return cuda_prim::block_reduce_first<T, Op, tuning::threads>(sh.reduce, v, op, holders);
 }
 
 // Segment s's piece in chunk c is folded (value in thread 0; `head`: the piece entering c).
@@ -154,7 +179,8 @@ __device__ __forceinline__ std::int64_t first_segment_at_or_after(const std::int
 }
 
 template <class T, class Op>
-__global__ void __launch_bounds__(tuning::threads) reduce_chunks_kernel(chunk_args<T, Op> a) {
+__global__ void __launch_bounds__(tuning::threads, tuning::min_blocks_per_sm(int(sizeof(T))))
+    reduce_chunks_kernel(chunk_args<T, Op> a) {
   __shared__ chunk_shared<T, Op> sh;
   const std::int64_t c = blockIdx.x;
   const std::int64_t lo = a.first + c * tuning::chunk;

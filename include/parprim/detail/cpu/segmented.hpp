@@ -1,21 +1,23 @@
-// The CPU engine behind the segmented primitives (src/core/runs_job.hpp): fixed blocks of the input, three phases.
+// CPU body of the segmented primitives (detail/segmented.hpp), for any value type and
+// associative operator: fixed blocks of the input, three phases.
 //   1. each block folds its elements into a run state (heads seen, value since the last head,
 //      tag of the last head);
 //   2. the block states are scanned in block order (a few thousand at most);
 //   3. each block walks its elements again from its exclusive prefix and writes. A run is
 //      written when the next one starts (by the block holding that head) or at the end.
-// Blocks depend on n only, so float results are the same on any number of threads.
+// Blocks depend on n only, so float results are the same on any number of threads; values
+// are combined left to right, so the operator need not be commutative.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "parprim/detail/op_functors.hpp"
-#include "core/runs_job.hpp"
-#include "cpu/parallel.hpp"
+#include "parprim/context.hpp"
+#include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/segmented.hpp"
 
-namespace parprim::cpu_backend::runs_engine {
+namespace parprim::detail::cpu::segments {
 
 inline constexpr std::int64_t block_elements = 1 << 16;
 
@@ -46,10 +48,10 @@ state<V> combine(const state<V>& a, const state<V>& b, Op op) {
 }
 
 // Finds heads of [begin, end) one element at a time, in order.
-template <class K, class V>
+template <class V>
 class head_finder {
  public:
-  head_finder(const detail::runs_job<K, V>& job, std::int64_t begin) : job_(job) {
+  head_finder(const segments_job<V>& job, std::int64_t begin) : job_(job) {
     if (job.offsets) {
       const std::int64_t* o = job.offsets;
       segment_ = std::lower_bound(o, o + job.segments + 1, o[0] + begin) - o;
@@ -84,13 +86,13 @@ class head_finder {
     return found;
   }
 
-  const detail::runs_job<K, V>& job_;
+  const segments_job<V>& job_;
   std::int64_t segment_ = 0;
 };
 
 // Folds element i into s in place (state copies per element stalled on store forwarding).
-template <class K, class V, class Op>
-inline void step(state<V>& s, const detail::runs_job<K, V>& job, std::int64_t i, bool head,
+template <class V, class Op>
+inline void step(state<V>& s, const segments_job<V>& job, std::int64_t i, bool head,
                  std::int64_t tag, Op op) {
   V v{};
   if (job.values) v = head && job.has_init ? op(job.init, job.values[i]) : job.values[i];
@@ -105,26 +107,26 @@ inline void step(state<V>& s, const detail::runs_job<K, V>& job, std::int64_t i,
 }
 
 // Writes the outputs of the run that `s` closes.
-template <class K, class V>
-void close_run(const detail::runs_job<K, V>& job, const state<V>& s) {
+template <class V>
+void close_run(const segments_job<V>& job, const state<V>& s) {
   const std::int64_t r = s.heads - 1;
   if (job.reduced_out) job.reduced_out[job.by_segment ? s.tag : r] = s.value;
 }
 
 // Runs the job with operator `op`; returns the number of runs.
-template <class K, class V, class Op>
-std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Op op) {
+template <class V, class Op>
+std::int64_t run(const context& ctx, const segments_job<V>& job, Op op) {
   const std::int64_t n = job.n;
   const std::int64_t blocks = block_count(n, block_elements);
   std::vector<state<V>> prefix(static_cast<std::size_t>(blocks) + 1);
   if (n == 0) {  // only empty segments
-    head_finder<K, V>(job, 0).finish(true);
+    head_finder<V>(job, 0).finish(true);
     return 0;
   }
 
   // Phase 1: one state per block.
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    head_finder<K, V> heads(job, begin);
+    head_finder<V> heads(job, begin);
     state<V> s;
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
@@ -141,7 +143,7 @@ std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Op op) {
   const bool writes = job.reduced_out || job.scan_out;
   if (!writes) return runs;
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    head_finder<K, V> heads(job, begin);
+    head_finder<V> heads(job, begin);
     state<V> s = prefix[b];
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
@@ -159,4 +161,4 @@ std::int64_t run(const context& ctx, const detail::runs_job<K, V>& job, Op op) {
   return runs;
 }
 
-}  // namespace parprim::cpu_backend::runs_engine
+}  // namespace parprim::detail::cpu::segments

@@ -1,0 +1,317 @@
+// The CUDA body of segmented_reduce and the segmented scans (nvcc only), for any value type
+// and associative operator: the precompiled entry points (src/cuda/kernels/segmented.cu) are
+// this code instantiated for the six types with the built-in operators chosen at run time.
+//
+// Three launches (plus, for offsets, one binary search per tile):
+//   1. tile kernel, fold pass: each block loads one tile (threads x items consecutive
+//      elements), finds the heads (run starts), folds each thread's elements into a run
+//      state and scans the states across the block; the block's total goes to tile_states;
+//   2. one block scans the tile states in tile order (exclusive, in place), and stores the
+//      whole input's state after the last tile;
+//   3. tile kernel, write pass: each block recomputes its tile from its exclusive prefix and
+//      writes. A run's reduction is written where the next run starts (or at the end), so no
+//      element needs to see its successor.
+// A run state is (value since the last head, heads seen, tag of the last head, valid); the
+// segmented operator restarts the value at a head and combines states in tile and thread
+// order only, so the caller's operator need not be commutative and needs no identity. The
+// fold order depends on n and the segments only: float results are bitwise reproducible.
+// The input is read twice (passes 1 and 3).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "parprim/cuda/detail/block_scan.cuh"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/tuning/runs_tuning.hpp"
+#include "parprim/detail/generic.hpp"
+#include "parprim/detail/segmented.hpp"
+#include "parprim/detail/temp_memory.hpp"
+
+namespace parprim::cuda_kernels::runs {
+
+using parprim::detail::head_source;
+using parprim::detail::segments_job;
+
+template <class V>
+using tuning = cuda_tuning::runs_tuning<int(sizeof(V))>;
+
+// Whole 32-bit words, so warp shuffles move it as is.
+template <class V>
+struct state {
+  V value;
+  std::int64_t heads;
+  std::int64_t tag;
+  std::uint32_t valid;
+  std::uint32_t unused;
+};
+
+template <class V, class Op>
+struct segmented_op {
+  Op op;
+  __device__ __forceinline__ state<V> operator()(const state<V>& a, const state<V>& b) const {
+    if (!b.valid) return a;
+    if (!a.valid) return b;
+    state<V> r = b;
+    r.heads = a.heads + b.heads;
+    if (b.heads == 0) {
+      r.value = op(a.value, b.value);
+      r.tag = a.tag;
+    }
+    return r;
+  }
+  __device__ __forceinline__ static state<V> identity() {
+    state<V> s{};
+    return s;
+  }
+};
+
+// The job as the kernels see it, with per tile the first segment starting in it or later.
+template <class V>
+struct device_job : segments_job<V> {
+  const std::int64_t* tile_first_segment = nullptr;
+};
+
+template <class V, class Op, head_source Heads>
+struct tile_storage {
+  static constexpr int tile = tuning<V>::tile;
+  std::uint8_t flags[tile];
+  std::int64_t tags[Heads == head_source::offsets ? tile : 1];
+  V values[tile];
+  typename cuda_prim::block_scan<state<V>, segmented_op<V, Op>, tuning<V>::threads>::storage scan;
+};
+
+// Offsets: marks the heads of the tile [b0, b0 + count) in s.flags / s.tags; in the write
+// pass, empty segments placed in the tile (or at the end, for the last tile) get init.
+template <class V, class Storage>
+__device__ void mark_segment_heads(const device_job<V>& a, Storage& s, std::int64_t b0,
+                                   int count, bool write) {
+  constexpr int threads = tuning<V>::threads;
+  const std::int64_t* o = a.offsets;
+  const std::int64_t o0 = o[0];
+  for (int i = threadIdx.x; i < count; i += threads) s.flags[i] = 0;
+  __syncthreads();
+  const bool last_tile = b0 + count == a.n;
+  const std::int64_t first_segment = a.tile_first_segment[blockIdx.x];
+  for (std::int64_t seg = first_segment + threadIdx.x; seg < a.segments; seg += threads) {
+    const std::int64_t p = o[seg] - o0;
+    if (p > b0 + count || (p == b0 + count && !last_tile)) break;
+    if (o[seg + 1] > o[seg]) {
+      if (p < b0 + count) {
+        s.flags[p - b0] = 1;
+        s.tags[p - b0] = seg;
+      }
+    } else if (write && a.by_segment && a.reduced_out) {
+      a.reduced_out[seg] = a.init;
+    }
+  }
+  __syncthreads();
+}
+
+// Offsets: for every tile t, the first s with offsets[s] - offsets[0] >= t * tile (one binary
+// search per tile, all tiles at once, so no block waits on a chain of dependent loads).
+template <int Tile>
+__global__ void tile_first_segment_kernel(const std::int64_t* offsets, std::int64_t segments,
+                                          std::int64_t tiles, std::int64_t* first) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= tiles) return;
+  const std::int64_t b0 = t * Tile;
+  std::int64_t lo = 0, hi = segments;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] - offsets[0] < b0) lo = mid + 1;
+    else hi = mid;
+  }
+  first[t] = lo;
+}
+
+// Loads the tile's flags and values into shared memory (coalesced, striped).
+template <head_source Heads, class V, class Storage>
+__device__ void load_tile(const device_job<V>& a, Storage& s, std::int64_t b0, int count,
+                          bool write) {
+  constexpr int threads = tuning<V>::threads;
+  if constexpr (Heads == head_source::flags) {
+    for (int i = threadIdx.x; i < count; i += threads) s.flags[i] = a.flags[b0 + i];
+  }
+  for (int i = threadIdx.x; i < count; i += threads) s.values[i] = a.values[b0 + i];
+  if constexpr (Heads == head_source::offsets) mark_segment_heads(a, s, b0, count, write);
+  else __syncthreads();
+}
+
+// Element i of the tile as a run state.
+template <head_source Heads, class V, class Storage, class Op>
+__device__ __forceinline__ state<V> element_at(const device_job<V>& a, const Storage& s, Op op,
+                                               std::int64_t b0, int i) {
+  state<V> e = segmented_op<V, Op>::identity();
+  const bool head = b0 + i == 0 || s.flags[i] != 0;
+  e.valid = 1;
+  e.heads = head ? 1 : 0;
+  if constexpr (Heads == head_source::offsets) e.tag = head ? s.tags[i] : 0;
+  else e.tag = b0 + i;
+  e.value = head && a.has_init ? op(a.init, s.values[i]) : s.values[i];
+  return e;
+}
+
+template <class V>
+__device__ __forceinline__ void close_run(const device_job<V>& a, const state<V>& r) {
+  if (a.reduced_out) a.reduced_out[a.by_segment ? r.tag : r.heads - 1] = r.value;
+}
+
+// Passes 1 and 3 (see the top of the file). tile_states: the fold pass writes each tile's
+// total; the write pass reads each tile's exclusive prefix.
+template <head_source Heads, class V, class Op>
+__global__ void __launch_bounds__(tuning<V>::threads)
+    runs_tile_kernel(device_job<V> a, Op op, state<V>* tile_states, bool write) {
+  using tune = tuning<V>;
+  using sop_t = segmented_op<V, Op>;
+  __shared__ tile_storage<V, Op, Heads> s;
+  const sop_t sop{op};
+  const std::int64_t b0 = std::int64_t(blockIdx.x) * tune::tile;
+  const int count = a.n - b0 < tune::tile ? int(a.n - b0) : tune::tile;
+  load_tile<Heads>(a, s, b0, count, write);
+
+  // Each thread's elements: a blocked stretch of `items`, read from shared memory. The loops
+  // stay rolled and elements are recomputed from shared memory in the write pass: unrolled,
+  // with nine 32-byte states held in registers, each instantiation took minutes of nvcc
+  // time, and the pass is meant to be bound by memory, not by these few instructions.
+  const int first = int(threadIdx.x) * tune::items;
+  const int last = first + tune::items < count ? first + tune::items : count;
+  state<V> mine = sop_t::identity();
+#pragma unroll 1
+  for (int i = first; i < last; ++i) mine = sop(mine, element_at<Heads>(a, s, op, b0, i));
+  state<V> inclusive, exclusive, total;
+  cuda_prim::block_scan<state<V>, sop_t, tune::threads>::scan(s.scan, mine, sop, inclusive,
+                                                              exclusive, total);
+  if (!write) {
+    if (threadIdx.x == 0) tile_states[blockIdx.x] = total;
+    return;
+  }
+
+  // Write pass: walk this thread's elements from its exclusive prefix.
+  state<V> run = sop(tile_states[blockIdx.x], exclusive);
+#pragma unroll 1
+  for (int i = first; i < last; ++i) {
+    const state<V> e = element_at<Heads>(a, s, op, b0, i);
+    const bool head = e.heads != 0;
+    if (head && run.valid) close_run(a, run);
+    const state<V> before = run;
+    run = sop(run, e);
+    // Only this thread reads s.values[i], and it has just done so: safe to overwrite.
+    if (a.scan_out) s.values[i] = a.inclusive ? run.value : (head ? a.init : before.value);
+    if (b0 + i == a.n - 1) close_run(a, run);
+  }
+  if (a.scan_out) {  // back out through shared memory, coalesced
+    __syncthreads();
+    for (int i = threadIdx.x; i < count; i += tune::threads) a.scan_out[b0 + i] = s.values[i];
+  }
+}
+
+// Pass 2: exclusive scan of the tile states in tile order, by one block; states[tiles] gets
+// the whole input's state.
+template <class V, class Op>
+__global__ void __launch_bounds__(tuning<V>::scan_threads)
+    scan_tile_states_kernel(state<V>* states, std::int64_t tiles, Op op) {
+  using tune = tuning<V>;
+  using sop_t = segmented_op<V, Op>;
+  constexpr int Items = tune::scan_items;
+  constexpr int Round = tune::scan_threads * Items;
+  __shared__ typename cuda_prim::block_scan<state<V>, sop_t, tune::scan_threads>::storage s;
+  const sop_t sop{op};
+  state<V> carry = sop_t::identity();
+  for (std::int64_t base = 0; base < tiles; base += Round) {
+    const std::int64_t first = base + std::int64_t(threadIdx.x) * Items;
+    state<V> mine = sop_t::identity();
+    for (int j = 0; j < Items; ++j)
+      if (first + j < tiles) mine = sop(mine, states[first + j]);
+    state<V> inclusive, exclusive, total;
+    cuda_prim::block_scan<state<V>, sop_t, tune::scan_threads>::scan(s, mine, sop, inclusive,
+                                                                     exclusive, total);
+    state<V> run = sop(carry, exclusive);
+    for (int j = 0; j < Items; ++j) {
+      if (first + j >= tiles) break;
+      const state<V> t = states[first + j];
+      states[first + j] = run;
+      run = sop(run, t);
+    }
+    carry = sop(carry, total);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) states[tiles] = carry;
+}
+
+// Offsets covering no element: every segment is empty and gets init.
+template <class V>
+__global__ void fill_kernel(V* out, std::int64_t count, V value) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = value;
+}
+
+// Host side: temporary tile states and the launches. Stream-ordered.
+template <head_source Heads, class V, class Op>
+void launch(const context& ctx, const segments_job<V>& job, Op op, workspace* ws,
+            const char* who) {
+  static_assert(sizeof(V) <= 64,
+                "parprim segmented primitives on CUDA: values of at most 64 bytes (the tile is "
+                "staged in shared memory)");
+  using tune = tuning<V>;
+  use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  device_job<V> a;
+  static_cast<segments_job<V>&>(a) = job;
+  if (job.n == 0) {  // offsets covering nothing: every segment is empty
+    if (job.by_segment && job.reduced_out && job.segments > 0) {
+      fill_kernel<<<unsigned(ceil_div(job.segments, 256)), 256, 0, stream>>>(
+          job.reduced_out, job.segments, job.init);
+      PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    }
+    return;
+  }
+  const std::int64_t tiles = ceil_div(job.n, tune::tile);
+  const std::size_t state_bytes =
+      parprim::detail::align_up(std::size_t(tiles + 1) * sizeof(state<V>));
+  const std::size_t first_bytes =
+      Heads == head_source::offsets ? parprim::detail::align_up(std::size_t(tiles) * 8) : 0;
+  parprim::detail::temp_memory temp(ctx, ws, state_bytes + first_bytes);
+  auto* states = temp.as<state<V>>();
+  if constexpr (Heads == head_source::offsets) {
+    auto* first = reinterpret_cast<std::int64_t*>(temp.as<unsigned char>() + state_bytes);
+    tile_first_segment_kernel<tune::tile><<<unsigned(ceil_div(tiles, 256)), 256, 0, stream>>>(
+        job.offsets, job.segments, tiles, first);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    a.tile_first_segment = first;
+  }
+  runs_tile_kernel<Heads, V><<<unsigned(tiles), tune::threads, 0, stream>>>(a, op, states,
+                                                                            false);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  scan_tile_states_kernel<<<1, tune::scan_threads, 0, stream>>>(states, tiles, op);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  if (job.reduced_out || job.scan_out) {
+    runs_tile_kernel<Heads, V><<<unsigned(tiles), tune::threads, 0, stream>>>(a, op, states,
+                                                                              true);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  }
+}
+
+// The job with flags or offsets as the head source.
+template <class V, class Op>
+void run(const context& ctx, const segments_job<V>& job, Op op, workspace* ws, const char* who) {
+  if (job.flags) launch<head_source::flags>(ctx, job, op, ws, who);
+  else launch<head_source::offsets>(ctx, job, op, ws, who);
+}
+
+}  // namespace parprim::cuda_kernels::runs
+
+namespace parprim::detail {
+
+template <>
+struct cuda_body<segmented_tag, true> {
+  template <class V, class Op>
+  static void run(const context& ctx, const char* function, const segments_job<V>& job, Op op,
+                  workspace* ws) {
+    cuda_kernels::runs::run(ctx, job, op, ws, function);
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,54 @@
+// What the segmented primitives' front ends (parprim/segmented.hpp, src/core/segmented.cpp)
+// and their two bodies (detail/cpu/segmented.hpp, cuda/segmented.cuh) share: the description
+// of one call, and the check of segment offsets the library compiles.
+//
+// A call is a fold along runs of consecutive elements. Runs start at element 0 and at
+//   flags:   every i with flags[i] != 0 (tag = i);
+//   offsets: offsets[s] - offsets[0] for every non-empty segment s (tag = s).
+// Each run's fold restarts at its head: folds never cross a head, so the caller's operator
+// only needs to be associative (no identity, not commutative).
+#pragma once
+
+#include <cstdint>
+
+#include "parprim/detail/generic.hpp"
+#include "parprim/detail/validate.hpp"
+#include "parprim/span.hpp"
+
+namespace parprim::detail {
+
+struct segmented_tag { static constexpr const char* header = "parprim/cuda/segmented.cuh"; };
+
+enum class head_source { flags, offsets };
+
+template <class V>
+struct segments_job {
+  std::int64_t n = 0;                     // elements covered (values[0 .. n))
+  const std::uint8_t* flags = nullptr;    // head flags, or null for offsets
+  const std::int64_t* offsets = nullptr;  // segments + 1 entries, non-decreasing, checked
+  std::int64_t segments = 0;
+
+  const V* values = nullptr;
+  bool has_init = false;  // the first value of every run is folded as init op v
+  V init{};
+
+  // Outputs, each optional. r is the run's index (0, 1, ...); with by_segment the reduced
+  // value goes to the segment's index instead, and every empty segment gets init.
+  V* reduced_out = nullptr;  // [r] = fold of run r
+  V* scan_out = nullptr;     // [i] = fold of run up to i (inclusive) or before i
+  bool inclusive = true;
+  bool by_segment = false;
+};
+
+// The data range [first, last) that checked offsets cover.
+struct covered {
+  std::int64_t first = 0;
+  std::int64_t last = 0;
+};
+
+// Offsets of S + 1 >= 1 entries, non-decreasing, inside [0, n]; otherwise c.fail naming the
+// first bad entry. Offsets live on the context's backend: CUDA checks them with a kernel and
+// waits for the verdict (compiled in the library: src/core/segmented.cpp).
+covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n);
+
+}  // namespace parprim::detail
