@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "parprim/gather_scatter.hpp"
 #include "parprim/group.hpp"
@@ -67,14 +68,26 @@ void exclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
 // rules as in parprim/sort.hpp. Steps: local sort; exact splitters (each round counts every
 // rank's keys at or below 255 candidates per boundary with a binary search, so 8 bits a round);
 // one all-to-all of the sorted runs; a stable merge of the received runs (source-rank order
-// breaks ties, so equal keys keep their global input order): a tree of 2-way merge-path
-// merges, ceil(log2 P) passes over the slice instead of a second radix sort.
+// breaks ties, so equal keys keep their global input order): a tree of 2-way merges (the
+// library's merge over the whole key), ceil(log2 P) passes over the slice instead of a second
+// radix sort.
+//
+// phases (optional): resized to g.size(); each local rank r fills phases[r] with the host wall
+// clock of its four steps, each ended by a wait for the rank's device (the steps depend on one
+// another, so the waits add only a launch gap). What `parprim bench distributed` reports.
+struct sort_phase_ms {
+  double local_sort = 0;  // the rank's own slice sorted
+  double splitters = 0;   // the exact splitter search (one allgather of counts per round)
+  double exchange = 0;    // the all-to-all of the runs (keys, then values)
+  double merge = 0;       // the received runs merged into one
+};
 template <class K>
 void radix_sort(const device_group& g, dist_buffer<K>& keys, sort_order order = sort_order::ascending,
-                int begin_bit = 0, int end_bit = -1);
+                int begin_bit = 0, int end_bit = -1, std::vector<sort_phase_ms>* phases = nullptr);
 template <class K, class V>
 void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V>& values,
-                      sort_order order = sort_order::ascending, int begin_bit = 0, int end_bit = -1);
+                      sort_order order = sort_order::ascending, int begin_bit = 0, int end_bit = -1,
+                      std::vector<sort_phase_ms>* phases = nullptr);
 
 // Global indices into the whole distributed array (0 .. values.size() - 1):
 //   gather:  out[i] = values[indices[i]]   (out sliced like indices)

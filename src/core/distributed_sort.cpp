@@ -10,12 +10,14 @@
 // v all go before b; of the keys equal to v, the lowest ranks' go first, which is what
 // stability asks for. Rank s then sends [c_s(offset(p)), c_s(offset(p+1))) to rank p.
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <vector>
 
 #include "core/dist_local.hpp"
 #include "core/dist_support.hpp"
 #include "parprim/distributed.hpp"
+#include "parprim/merge.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::dist {
@@ -131,10 +133,13 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
 // Merges the P sorted runs of `keys` (run p holds run_sizes[p] keys, in rank order) into one
 // sorted run, stably, with a tree of 2-way merges: runs 2i and 2i+1 are merged per round, so
 // ceil(log2 P) rounds, each one read and one write of the slice (values moving with their
-// keys), instead of a second full radix sort (4 digit passes for 32-bit keys).
+// keys), instead of a second full radix sort (4 digit passes for 32-bit keys). Over the whole
+// key the library's merge does it (its order is radix_sort's, ties to the first run); a bit
+// range narrower than the key needs the merge of detail::local, which compares only the range.
 template <class K, class V>
 void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
-                    const std::vector<std::int64_t>& run_sizes, detail::key_order order) {
+                    const std::vector<std::int64_t>& run_sizes, sort_order direction,
+                    detail::key_order order) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
   const std::int64_t n = keys.size();
   std::vector<std::int64_t> runs;  // run boundaries, non-empty runs only
@@ -142,20 +147,42 @@ void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
   for (std::int64_t c : run_sizes)
     if (c > 0) runs.push_back(runs.back() + c);
   if (runs.size() <= 2) return;  // one run (or none): already sorted
+  const bool whole_key = order.shift == 0 && order.width == static_cast<int>(sizeof(K) * 8);
   buffer<K> spare(ctx, n);
   buffer<V> spare_values(ctx, values ? n : 0);
-  const std::size_t value_bytes = values ? sizeof(V) : 0;
+  auto merge_two = [&](std::int64_t lo, std::int64_t mid, std::int64_t hi) {
+    const K* k = keys.data();
+    K* k_out = spare.data();
+    const V* v = values ? values->data() : nullptr;
+    V* v_out = spare_values.data();
+    if (!whole_key) {
+      detail::local::merge_runs<K>(ctx, span<const K>(k + lo, hi - lo), mid - lo,
+                                   span<K>(k_out + lo, hi - lo), v ? v + lo : nullptr,
+                                   v ? v_out + lo : nullptr, v ? sizeof(V) : 0, order);
+    } else if (v) {
+      parprim::merge_by_key<K, V>(ctx, span<const K>(k + lo, mid - lo), span<const V>(v + lo, mid - lo),
+                                  span<const K>(k + mid, hi - mid), span<const V>(v + mid, hi - mid),
+                                  span<K>(k_out + lo, hi - lo), span<V>(v_out + lo, hi - lo),
+                                  direction);
+    } else {
+      parprim::merge<K>(ctx, span<const K>(k + lo, mid - lo), span<const K>(k + mid, hi - mid),
+                        span<K>(k_out + lo, hi - lo), direction);
+    }
+  };
   while (runs.size() > 2) {
     std::vector<std::int64_t> merged{0};
     for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
-      const std::int64_t lo = runs[a], hi = a + 2 < runs.size() ? runs[a + 2] : runs[a + 1];
-      // The odd run out (no partner) is merged with nothing: copied.
-      const std::int64_t mid = a + 2 < runs.size() ? runs[a + 1] - lo : hi - lo;
-      detail::local::merge_runs<K>(ctx, span<const K>(keys.data() + lo, hi - lo), mid,
-                                   span<K>(spare.data() + lo, hi - lo),
-                                   values ? values->data() + lo : nullptr,
-                                   values ? spare_values.data() + lo : nullptr, value_bytes, order);
-      merged.push_back(hi);
+      if (a + 2 < runs.size()) {
+        merge_two(runs[a], runs[a + 1], runs[a + 2]);
+        merged.push_back(runs[a + 2]);
+      } else {  // the odd run out (no partner) is copied
+        const std::int64_t lo = runs[a], len = runs[a + 1] - lo;
+        ctx.copy(spare.data() + lo, keys.data() + lo, static_cast<std::size_t>(len) * sizeof(K));
+        if (values)
+          ctx.copy(spare_values.data() + lo, values->data() + lo,
+                   static_cast<std::size_t>(len) * sizeof(V));
+        merged.push_back(runs[a + 1]);
+      }
     }
     std::swap(keys, spare);
     if (values) std::swap(*values, spare_values);
@@ -163,12 +190,29 @@ void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
   }
 }
 
-// The whole distributed sort on rank r; values == nullptr for keys only.
+// Host wall clock since the last lap (the caller waits for its device before each lap).
+class phase_clock {
+ public:
+  double lap_ms() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The whole distributed sort on rank r; values == nullptr for keys only. `phases` (if given)
+// receives this rank's step times.
 template <class K, class V>
 void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffer<V>* values,
-                  sort_order order, int begin_bit, int end_bit) {
+                  sort_order order, int begin_bit, int end_bit, sort_phase_ms* phases) {
   const context& ctx = g.ctx(r);
   const std::int64_t n = keys.count(r);
+  sort_phase_ms t;
+  phase_clock clock;
   auto local_sort = [&](span<K> k, span<V> v) {
     if (k.size() == 0) return;
     if (values) parprim::radix_sort_pairs<K, V>(ctx, k, v, order, begin_bit, end_bit);
@@ -179,11 +223,16 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   // Waited for here, not inside the splitter search's first small copy to the host (see
   // exchange_totals in distributed_reduce_scan.cpp).
   ctx.synchronize();
-  if (g.size() == 1) return;
+  t.local_sort = clock.lap_ms();
+  if (g.size() == 1) {
+    if (phases) *phases = t;
+    return;
+  }
 
   const int P = g.size();
-  const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(),
-                                 order_of<K>(order, begin_bit, end_bit));
+  const auto key_order = order_of<K>(order, begin_bit, end_bit);
+  const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(), key_order);
+  t.splitters = clock.lap_ms();
   std::vector<std::int64_t> send(P), recv(P);
   for (int p = 0; p < P; ++p) {
     send[p] = c[static_cast<std::size_t>(p + 1) * P + r] - c[static_cast<std::size_t>(p) * P + r];
@@ -196,13 +245,16 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   if (values)
     g.comm(r).alltoallv(ctx, values->slice(r).data(), detail::to_bytes(send, sizeof(V)),
                         got_values.data(), detail::to_bytes(recv, sizeof(V)));
+  ctx.synchronize();
+  t.exchange = clock.lap_ms();
   // The received runs are each sorted and arrive in source-rank order: a stable merge of them
   // is the global stable order.
-  merge_received<K, V>(ctx, got_keys, values ? &got_values : nullptr, recv,
-                       order_of<K>(order, begin_bit, end_bit));
+  merge_received<K, V>(ctx, got_keys, values ? &got_values : nullptr, recv, order, key_order);
   ctx.synchronize();
+  t.merge = clock.lap_ms();
   keys.replace_slice(r, std::move(got_keys));
   if (values) values->replace_slice(r, std::move(got_values));
+  if (phases) *phases = t;
 }
 
 template <class K>
@@ -220,35 +272,50 @@ void check_order(const detail::dist_checker& c, sort_order order) {
     c.fail("order=" + std::to_string(static_cast<int>(order)) + " is not a known option");
 }
 
+// Room for every rank's step times, or null.
+sort_phase_ms* phases_of(const device_group& g, std::vector<sort_phase_ms>* phases) {
+  if (!phases) return nullptr;
+  phases->assign(static_cast<std::size_t>(g.size()), sort_phase_ms{});
+  return phases->data();
+}
+
 }  // namespace
 
 template <class K>
 void radix_sort(const device_group& g, dist_buffer<K>& keys, sort_order order, int begin_bit,
-                int end_bit) {
+                int end_bit, std::vector<sort_phase_ms>* phases) {
   detail::dist_checker c(g, "radix_sort");
   c.member(keys, "keys");
   check_order(c, order);
   const int end = checked_end_bit<K>(c, begin_bit, end_bit);
-  g.run([&](int r) { sort_on_rank<K, K>(g, r, keys, nullptr, order, begin_bit, end); });
+  sort_phase_ms* t = phases_of(g, phases);
+  g.run([&](int r) {
+    sort_on_rank<K, K>(g, r, keys, nullptr, order, begin_bit, end, t ? t + r : nullptr);
+  });
 }
 
 template <class K, class V>
 void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V>& values,
-                      sort_order order, int begin_bit, int end_bit) {
+                      sort_order order, int begin_bit, int end_bit,
+                      std::vector<sort_phase_ms>* phases) {
   detail::dist_checker c(g, "radix_sort_pairs");
   c.member(keys, "keys");
   c.member(values, "values");
   c.same_counts(keys, "keys", values, "values");
   check_order(c, order);
   const int end = checked_end_bit<K>(c, begin_bit, end_bit);
-  g.run([&](int r) { sort_on_rank<K, V>(g, r, keys, &values, order, begin_bit, end); });
+  sort_phase_ms* t = phases_of(g, phases);
+  g.run([&](int r) {
+    sort_on_rank<K, V>(g, r, keys, &values, order, begin_bit, end, t ? t + r : nullptr);
+  });
 }
 
 #define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                       \
   template void radix_sort_pairs<K, V>(const device_group&, dist_buffer<K>&, dist_buffer<V>&, \
-                                       sort_order, int, int);
+                                       sort_order, int, int, std::vector<sort_phase_ms>*);
 #define PARPRIM_INSTANTIATE(K)                                                               \
-  template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int);  \
+  template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int,  \
+                             std::vector<sort_phase_ms>*);                                 \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
   PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
