@@ -114,6 +114,11 @@ void report(session& s, table& t, const scaling& w, int gpus, double ms, double 
       r.extra[std::string(sort_steps::names[i]) + "_ms"] = step_ms;
       cells.push_back(fmt(step_ms));
     }
+    // Random keys in even slices: each GPU sends about (P-1)/P of its slice (keys and values).
+    const double sent = w.bytes / 2 / gpus * (gpus - 1) / gpus;
+    const double exchange_gbps = sent / (steps->ms(s, 2) * 1e6);
+    r.extra["exchange_gbps_per_gpu"] = exchange_gbps;
+    cells.push_back(fmt(exchange_gbps, 0));
     step_table->add(std::move(cells));
   }
   s.add(std::move(r));
@@ -231,7 +236,7 @@ void run_distributed(session& s) {
   table steps("distributed sort steps (ms; per call the slowest rank's, median over calls; "
               "host clock after each step's wait for the device)",
               {"primitive", "type", "n", "GPUs", "ms", "local sort", "splitters", "exchange",
-               "merge"});
+               "merge", "exchange GB/s out per GPU"});
   reduce_scan_scaling<std::uint32_t>(s, t, want, scan_n);
   sort_scaling<std::uint32_t, std::uint32_t>(s, t, steps, want, sort_n, false);
   sort_scaling<std::uint32_t, std::uint32_t>(s, t, steps, want, sort_n, true);
