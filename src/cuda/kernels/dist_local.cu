@@ -140,6 +140,7 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
 }
 
 void stream_wait(const context& waiter, const context& signaler) {
+  using namespace cuda_kernels;
   const char* who = "dist::stream_wait";
   use_device(signaler, who);
   cudaEvent_t done = nullptr;
