@@ -234,7 +234,8 @@ void run_distributed(session& s) {
               " GPUs (speedup over one GPU of the same run; wall clock per call)",
           {"primitive", "type", "n", "GPUs", "ms", "speedup", "GB/s", "target"});
   table steps("distributed sort steps (ms; per call the slowest rank's, median over calls; "
-              "host clock after each step's wait for the device)",
+              "host clock after each step's wait for the device; exchange: until the last "
+              "chunk arrived, merges of earlier chunks overlapping it; merge: what is left)",
               {"primitive", "type", "n", "GPUs", "ms", "local sort", "splitters", "exchange",
                "merge", "exchange GB/s out per GPU"});
   reduce_scan_scaling<std::uint32_t>(s, t, want, scan_n);
