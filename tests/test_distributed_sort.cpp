@@ -1,5 +1,7 @@
 // Distributed radix sort and gather/scatter against sequential oracles and the single-context
 // sort, on CPU groups of 1-4 in-process ranks and NCCL groups of 2-4 GPUs.
+#include <chrono>
+
 #include "reference/gather_scatter_ref.hpp"
 #include "reference/sort_ref.hpp"
 #include "support/distributed_cases.hpp"
@@ -156,6 +158,43 @@ void check_gather_scatter(const group_case& gc) {
 
 TEST_P(DistributedSort, GatherScatterF32I32) { check_gather_scatter<float, std::int32_t>(GetParam()); }
 TEST_P(DistributedSort, GatherScatterU64I64) { check_gather_scatter<std::uint64_t, std::int64_t>(GetParam()); }
+
+// The step times a sort reports: one entry per rank, none negative, the four steps within the
+// call's own wall time, only the local sort on a single rank; the result still right.
+TEST_P(DistributedSort, StepTimes) {
+  auto g = make_group(GetParam());
+  const int P = GetParam().ranks;
+  const std::int64_t n = std::min<std::int64_t>(40'003, max_test_size());
+  const auto seed = fresh_seed();
+  SCOPED_TRACE("seed=" + std::to_string(seed));
+  const auto keys = make_keys<std::uint32_t>(n, key_mix::random, seed);
+  const auto values = random_vector<std::uint32_t>(n, seed + 1);
+  const auto counts = slice_counts(n, P, slicing::uneven, seed);
+  const auto perm = reference::stable_sort_permutation(keys, false, 0, 32);
+  std::vector<std::uint32_t> want(perm.size());
+  for (std::size_t j = 0; j < perm.size(); ++j) want[j] = values[static_cast<std::size_t>(perm[j])];
+  auto dk = dist_buffer<std::uint32_t>::from_host(g, keys, counts);
+  auto dv = dist_buffer<std::uint32_t>::from_host(g, values, counts);
+  std::vector<dist::sort_phase_ms> phases(1);  // resized by the call
+  const auto t0 = std::chrono::steady_clock::now();
+  dist::radix_sort_pairs<std::uint32_t, std::uint32_t>(g, dk, dv, sort_order::ascending, 0, -1,
+                                                       &phases);
+  const double call_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  expect_bits_equal(dv.to_host(), want, "values");
+  ASSERT_EQ(phases.size(), static_cast<std::size_t>(P));
+  for (int r = 0; r < P; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    const auto& p = phases[static_cast<std::size_t>(r)];
+    EXPECT_GT(p.local_sort, 0.0);
+    EXPECT_GE(p.splitters, 0.0);
+    EXPECT_GE(p.exchange, 0.0);
+    EXPECT_GE(p.merge, 0.0);
+    EXPECT_LE(p.local_sort + p.splitters + p.exchange + p.merge, call_ms);
+    if (P == 1) EXPECT_EQ(p.splitters + p.exchange + p.merge, 0.0);
+    else EXPECT_GT(p.splitters + p.exchange + p.merge, 0.0);
+  }
+}
 
 TEST_P(DistributedSort, BadInput) {
   auto g = make_group(GetParam());

@@ -5,7 +5,9 @@
 // group of P GPUs holds the same data in P even slices ("already on the GPUs": inputs are
 // placed before timing). Times are host wall clock from the call to the return of every rank
 // (a distributed call returns with its work complete), median of the session's repetitions;
-// sorts restore their input before every run, outside the timed region.
+// sorts restore their input before every run, outside the timed region. The group sorts also
+// report their steps (local sort, splitter search, exchange, merge) as dist::sort_phase_ms
+// gives them: a second table, and "<step>_ms" in the rows' extra fields.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,21 +25,49 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+int warmups(const session& s) { return std::max(1, s.opts().warmup); }
+
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 // Median wall time of fn over the session's repetitions after its warm-ups; prepare() runs
 // untimed before each call.
 double wall_ms(const session& s, const std::function<void()>& prepare, const std::function<void()>& fn) {
   std::vector<double> t;
   const int reps = std::max(1, s.opts().quick ? 3 : std::min(s.opts().repetitions, 10));
-  for (int i = 0; i < std::max(1, s.opts().warmup) + reps; ++i) {
+  for (int i = 0; i < warmups(s) + reps; ++i) {
     prepare();
     const auto t0 = clock_type::now();
     fn();
     const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-    if (i >= std::max(1, s.opts().warmup)) t.push_back(ms);
+    if (i >= warmups(s)) t.push_back(ms);
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median(std::move(t));
 }
+
+// A distributed sort's step times: per call the slowest rank's time of each step (the others
+// wait for it at the next collective), then the median over the timed calls.
+struct sort_steps {
+  std::vector<std::vector<double>> calls;  // [call][step]
+  void add(const std::vector<dist::sort_phase_ms>& ranks) {
+    std::vector<double> slowest(4, 0.0);
+    for (const auto& p : ranks) {
+      const double step[4] = {p.local_sort, p.splitters, p.exchange, p.merge};
+      for (int i = 0; i < 4; ++i) slowest[i] = std::max(slowest[i], step[i]);
+    }
+    calls.push_back(std::move(slowest));
+  }
+  // Median of step i over the calls after the warm-ups.
+  double ms(const session& s, int i) const {
+    std::vector<double> t;
+    for (std::size_t c = static_cast<std::size_t>(warmups(s)); c < calls.size(); ++c)
+      t.push_back(calls[c][static_cast<std::size_t>(i)]);
+    return t.empty() ? 0.0 : median(std::move(t));
+  }
+  static constexpr const char* names[4] = {"local_sort", "splitters", "exchange", "merge"};
+};
 
 std::vector<int> group_sizes(int max_gpus) {
   std::vector<int> p;
@@ -59,7 +89,8 @@ struct scaling {
   double target_2 = 0, target_4 = 0;  // speedup targets (0: none)
 };
 
-void report(session& s, table& t, const scaling& w, int gpus, double ms, double base_ms) {
+void report(session& s, table& t, const scaling& w, int gpus, double ms, double base_ms,
+            const sort_steps* steps = nullptr, table* step_table = nullptr) {
   const double speedup = base_ms / ms;
   std::string target = "-";
   const double goal = gpus == 2 ? w.target_2 : gpus == 4 ? w.target_4 : 0;
@@ -76,6 +107,20 @@ void report(session& s, table& t, const scaling& w, int gpus, double ms, double 
   r.extra["gpus"] = gpus;
   r.extra["speedup_vs_1"] = speedup;
   if (goal > 0) r.extra["target_speedup"] = goal;
+  if (steps && step_table) {
+    std::vector<std::string> cells{w.primitive, w.type, fmt_int(w.n), std::to_string(gpus), fmt(ms)};
+    for (int i = 0; i < 4; ++i) {
+      const double step_ms = steps->ms(s, i);
+      r.extra[std::string(sort_steps::names[i]) + "_ms"] = step_ms;
+      cells.push_back(fmt(step_ms));
+    }
+    // Random keys in even slices: each GPU sends about (P-1)/P of its slice (keys and values).
+    const double sent = w.bytes / 2 / gpus * (gpus - 1) / gpus;
+    const double exchange_gbps = sent / (steps->ms(s, 2) * 1e6);
+    r.extra["exchange_gbps_per_gpu"] = exchange_gbps;
+    cells.push_back(fmt(exchange_gbps, 0));
+    step_table->add(std::move(cells));
+  }
   s.add(std::move(r));
 }
 
@@ -111,7 +156,8 @@ void reduce_scan_scaling(session& s, table& t, int max_gpus, std::int64_t n) {
 }
 
 template <class K, class V>
-void sort_scaling(session& s, table& t, int max_gpus, std::int64_t n, bool pairs) {
+void sort_scaling(session& s, table& t, table& step_table, int max_gpus, std::int64_t n,
+                  bool pairs) {
   const auto keys = random_data<K>(n, 21);
   const auto values = pairs ? random_data<V>(n, 22) : std::vector<V>{};
   const context one = context::cuda(0);
@@ -153,10 +199,14 @@ void sort_scaling(session& s, table& t, int max_gpus, std::int64_t n, bool pairs
       }
       g.synchronize();
     };
-    report(s, t, w, p, wall_ms(s, restore, [&] {
-             if (pairs) dist::radix_sort_pairs<K, V>(g, k, v);
-             else dist::radix_sort<K>(g, k);
-           }), base);
+    sort_steps steps;
+    std::vector<dist::sort_phase_ms> ranks;
+    const double ms = wall_ms(s, restore, [&] {
+      if (pairs) dist::radix_sort_pairs<K, V>(g, k, v, sort_order::ascending, 0, -1, &ranks);
+      else dist::radix_sort<K>(g, k, sort_order::ascending, 0, -1, &ranks);
+      steps.add(ranks);
+    });
+    report(s, t, w, p, ms, base, &steps, &step_table);
   }
 }
 
@@ -183,10 +233,16 @@ void run_distributed(session& s) {
   table t("distributed primitives on 1-" + std::to_string(want) +
               " GPUs (speedup over one GPU of the same run; wall clock per call)",
           {"primitive", "type", "n", "GPUs", "ms", "speedup", "GB/s", "target"});
+  table steps("distributed sort steps (ms; per call the slowest rank's, median over calls; "
+              "host clock after each step's wait for the device; exchange: until the last "
+              "chunk arrived, merges of earlier chunks overlapping it; merge: what is left)",
+              {"primitive", "type", "n", "GPUs", "ms", "local sort", "splitters", "exchange",
+               "merge", "exchange GB/s out per GPU"});
   reduce_scan_scaling<std::uint32_t>(s, t, want, scan_n);
-  sort_scaling<std::uint32_t, std::uint32_t>(s, t, want, sort_n, false);
-  sort_scaling<std::uint32_t, std::uint32_t>(s, t, want, sort_n, true);
+  sort_scaling<std::uint32_t, std::uint32_t>(s, t, steps, want, sort_n, false);
+  sort_scaling<std::uint32_t, std::uint32_t>(s, t, steps, want, sort_n, true);
   t.print();
+  steps.print();
 }
 
 PARPRIM_BENCH_SUITE("distributed", "reduce, scan and radix sort over --gpus N GPUs (NCCL)", 90,

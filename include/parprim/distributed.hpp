@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "parprim/gather_scatter.hpp"
 #include "parprim/group.hpp"
@@ -65,16 +66,30 @@ void exclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
 // slice size exactly (the output is as balanced as the input; the splitters are exact
 // global ranks, found by bisection over the key order, not samples). Order, bit range and key
 // rules as in parprim/sort.hpp. Steps: local sort; exact splitters (each round counts every
-// rank's keys at or below 255 candidates per boundary with a binary search, so 8 bits a round);
-// one all-to-all of the sorted runs; a stable merge of the received runs (source-rank order
-// breaks ties, so equal keys keep their global input order): a tree of 2-way merge-path
-// merges, ceil(log2 P) passes over the slice instead of a second radix sort.
+// rank's keys at or below 255 candidates per target with a binary search, so 8 bits a round);
+// the all-to-all of the sorted runs in up to 8 chunks per destination, on a second stream of
+// each GPU; each chunk's received runs merged stably (source-rank order breaks ties, so equal
+// keys keep their global input order) while the next chunk crosses: a tree of 2-way merges
+// (the library's merge over the whole key), ceil(log2 P) passes over the slice instead of a
+// second radix sort.
+//
+// phases (optional): resized to g.size(); each local rank r fills phases[r] with host wall
+// clock times of its steps, each ended by a wait for the rank's device (steps that depend on
+// one another, so the waits add only a launch gap). What `parprim bench distributed` reports.
+struct sort_phase_ms {
+  double local_sort = 0;  // the rank's own slice sorted
+  double splitters = 0;   // the exact splitter search (one allgather of counts per round)
+  double exchange = 0;    // until the last chunk has arrived (the merges of the earlier chunks
+                          // run meanwhile)
+  double merge = 0;       // the merging left after that: the last chunk's, and any backlog
+};
 template <class K>
 void radix_sort(const device_group& g, dist_buffer<K>& keys, sort_order order = sort_order::ascending,
-                int begin_bit = 0, int end_bit = -1);
+                int begin_bit = 0, int end_bit = -1, std::vector<sort_phase_ms>* phases = nullptr);
 template <class K, class V>
 void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V>& values,
-                      sort_order order = sort_order::ascending, int begin_bit = 0, int end_bit = -1);
+                      sort_order order = sort_order::ascending, int begin_bit = 0, int end_bit = -1,
+                      std::vector<sort_phase_ms>* phases = nullptr);
 
 // Global indices into the whole distributed array (0 .. values.size() - 1):
 //   gather:  out[i] = values[indices[i]]   (out sliced like indices)

@@ -43,11 +43,20 @@ class communicator {
   virtual void allgatherv(const context& ctx, const void* send, void* recv,
                           const std::vector<std::size_t>& bytes) = 0;
   // Backend memory (stream-ordered on CUDA): send_bytes[d] bytes go to rank d, taken from
-  // `send` in rank order; recv_bytes[s] bytes arrive from rank s, placed in `recv` in rank
-  // order.
-  virtual void alltoallv(const context& ctx, const void* send,
-                         const std::vector<std::size_t>& send_bytes, void* recv,
-                         const std::vector<std::size_t>& recv_bytes) = 0;
+  // `send` at byte send_offsets[d]; recv_bytes[s] bytes arrive from rank s, placed in `recv`
+  // at byte recv_offsets[s]. ctx may be any context on this rank's device (on CUDA the
+  // exchange is queued on its stream, so it can run beside work on the rank's own stream).
+  virtual void alltoallv_at(const context& ctx, const void* send,
+                            const std::vector<std::size_t>& send_offsets,
+                            const std::vector<std::size_t>& send_bytes, void* recv,
+                            const std::vector<std::size_t>& recv_offsets,
+                            const std::vector<std::size_t>& recv_bytes) = 0;
+  // alltoallv_at with the parts packed in rank order in `send` and in `recv`.
+  void alltoallv(const context& ctx, const void* send, const std::vector<std::size_t>& send_bytes,
+                 void* recv, const std::vector<std::size_t>& recv_bytes) {
+    alltoallv_at(ctx, send, packed_offsets(send_bytes), send_bytes, recv,
+                 packed_offsets(recv_bytes), recv_bytes);
+  }
   // Wakes every rank blocked in a collective with an error, so that one failing rank does
   // not leave the others waiting forever; recover() makes the communicator usable again once
   // no rank is inside a collective. The in-process communicator implements both. NCCL has no
@@ -55,6 +64,13 @@ class communicator {
   // argument before their first collective and fail on all ranks alike.
   virtual void abort() noexcept {}
   virtual void recover() noexcept {}
+
+  // Where each part starts when parts of these sizes lie one after another.
+  static std::vector<std::size_t> packed_offsets(const std::vector<std::size_t>& bytes) {
+    std::vector<std::size_t> off(bytes.size(), 0);
+    for (std::size_t i = 1; i < bytes.size(); ++i) off[i] = off[i - 1] + bytes[i - 1];
+    return off;
+  }
 
   // Typed convenience: one value per rank, in rank order.
   template <class V>

@@ -1,6 +1,7 @@
 // The few element-wise steps of the distributed algorithms that no public primitive covers,
 // run on one rank's own context: adding a rank's prefix to its scanned slice, counting sorted
-// keys against splitter candidates, numbering positions and merging sorted runs. One
+// keys against splitter candidates, numbering positions, merging sorted runs and ordering
+// work between two streams of one device. One
 // implementation per backend (src/cpu/dist_local.cpp, src/cuda/kernels/dist_local.cu); front
 // ends call the dispatchers.
 #pragma once
@@ -91,6 +92,7 @@ template <class K>
 void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K> out,
                 const void* values_in, void* values_out, std::size_t value_bytes,
                 detail::key_order order);
+void stream_wait(const context& waiter, const context& signaler);
 }  // namespace parprim::cuda_backend
 
 namespace parprim::detail::local {
@@ -145,6 +147,23 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
                                        order);
 #endif
   cpu_backend::merge_runs<K>(ctx, keys, mid, out, values_in, values_out, value_bytes, order);
+}
+
+// Work queued on `waiter` from now on starts only after the work queued on `signaler` so far
+// (both contexts on one device). CPU contexts run every call to its end before returning:
+// nothing to wait for.
+inline void stream_wait(const context& waiter, const context& signaler) {
+#if PARPRIM_HAVE_CUDA
+  if (waiter.kind() == backend::cuda) return cuda_backend::stream_wait(waiter, signaler);
+#endif
+  (void)waiter;
+  (void)signaler;
+}
+
+// A second queue on ctx's device for work that should run beside ctx's own (a CUDA context
+// with a stream of its own); on the CPU, ctx itself.
+inline context side_context(const context& ctx) {
+  return ctx.kind() == backend::cuda ? context::cuda(ctx.device()) : ctx;
 }
 
 }  // namespace parprim::detail::local

@@ -1,21 +1,46 @@
-// Distributed radix sort: local sort, exact splitters, one all-to-all, merge of the runs.
+// Distributed radix sort: local sort, exact splitters, then the all-to-all of the sorted runs
+// in chunks, each chunk's runs merged while the next chunk crosses the links.
 //
 // Output slice r must hold global ranks [offset(r), offset(r) + count(r)) of the stable order
-// (key, source rank, source position). For each boundary b = offset(p), p = 1..P-1, we need
-// c_s(b): how many of rank s's sorted keys come before global rank b. Let F(v) be the number
-// of keys, over all ranks, whose ordered field is <= v. The boundary's key is the smallest v
-// with F(v) >= b, found by a (1 + fanout)-ary search over the field's range: each round every
-// rank counts its keys at or below `fanout` candidates per boundary (binary searches in its
-// sorted slice), one allgather sums them, and every rank narrows the same interval. Keys below
-// v all go before b; of the keys equal to v, the lowest ranks' go first, which is what
-// stability asks for. Rank s then sends [c_s(offset(p)), c_s(offset(p+1))) to rank p.
+// (key, source rank, source position). For a global rank b (a target) we need c_s(b): how
+// many of rank s's sorted keys come before b. Let F(v) be the number of keys, over all ranks,
+// whose ordered field is <= v. The target's key is the smallest v with F(v) >= b, found by a
+// (1 + fanout)-ary search over the field's range: each round every rank counts its keys at or
+// below `fanout` candidates per target (binary searches in its sorted slice), one allgather
+// sums them, and every rank narrows the same interval. Keys below v all go before b; of the
+// keys equal to v, the lowest ranks' go first, which is what stability asks for.
+//
+// Chunks: rank p's output range is cut into K equal chunks (targets offset(p) + k count(p) / K),
+// so chunk k of rank p gets from every rank s the contiguous run [c_s(t_k), c_s(t_{k+1})) of
+// s's sorted slice. The K exchanges go on a second stream of each GPU; chunk k is merged on
+// the rank's own stream as soon as it has arrived, while chunk k+1 is in flight. The merge
+// (ceil(log2 P) passes over the chunk) then hides behind the exchange except for the last
+// chunk's.
+//
+// Estimates, 2^31 u32 keys on 2 H200 (HBM ~4.8 TB/s, ~3.5 TB/s reached by a merge; NCCL over
+// NVLink ~350 GB/s per direction; one-GPU Onesweep 49.3 ms for 2^31, so ~24.7 ms for 2^30):
+//   sort first (this file): local sort 24.7 + splitters ~0.5 (5 rounds of host round trips)
+//     + exchange 2 GiB / 350 GB/s = 6.1 + merge 8 GiB / 3.5 TB/s = 2.5, of which K = 8 chunks
+//     leave 0.3 unhidden: ~31.6 ms, 1.56x (33.8 ms, 1.46x unchunked). Pairs: 31.4 + 0.5 + 12.3
+//     + 0.6 = ~45 ms, 1.40x.
+//   partition first (exact splitters from key histograms of the unsorted slice, a stable
+//     split by destination, the exchange overlapped with sorting the half that stays, then
+//     the received half sorted and the two merged): two 16-bit histogram passes 2.2 + split
+//     (reads twice, writes once) 3.2 + max(sort of 2^29 12.4 slowed ~10% by the exchange's
+//     HBM traffic, exchange 6.1) + sort of the received 2^29 12.4 + merge 2.5 = ~34 ms.
+//   Both lose the same ~6 ms to the exchange of half the data; partition first pays it again
+//   in its extra passes, so sort first with the chunked merge is the one built. The 1.7x
+//   target (29 ms) needs everything but the local sort in 4.3 ms, under what the exchange of
+//   2 GiB alone takes at NCCL's link rate.
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <vector>
 
 #include "core/dist_local.hpp"
 #include "core/dist_support.hpp"
 #include "parprim/distributed.hpp"
+#include "parprim/merge.hpp"
 #include "parprim/types.hpp"
 
 namespace parprim::dist {
@@ -46,22 +71,23 @@ std::vector<std::uint64_t> candidates_in(std::uint64_t lo, std::uint64_t hi) {
   return c;
 }
 
-// c[p * P + s] = c_s(offset(p)) for every boundary p in 0..P and every rank s.
+// c[b * P + s] = c_s(targets[b]) for every target b (global ranks, each in [0, total]) and
+// every rank s. The same on every rank.
 template <class K>
 std::vector<std::int64_t> exact_splits(const device_group& g, int r, span<const K> sorted,
                                        const std::vector<std::int64_t>& counts,
+                                       const std::vector<std::int64_t>& targets,
                                        detail::key_order order) {
   const int P = g.size();
   communicator& comm = g.comm(r);
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(P) + 1, 0);
-  std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
-  const std::int64_t total = offsets.back();
+  const std::int64_t total = std::accumulate(counts.begin(), counts.end(), std::int64_t(0));
   const std::uint64_t top =
       order.width >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << order.width) - 1;
+  auto is_open = [&](std::int64_t t) { return t > 0 && t < total; };
 
   std::vector<boundary_search> open;
-  for (int p = 1; p < P; ++p)
-    if (offsets[p] > 0 && offsets[p] < total) open.push_back({offsets[p], 0, top, {}});
+  for (std::int64_t t : targets)
+    if (is_open(t)) open.push_back({t, 0, top, {}});
   auto sum_over_ranks = [&](const std::vector<std::uint64_t>& queries) {
     const auto all = detail::allgather_vector(comm, detail::local::count_at_most<K>(
                                                         g.ctx(r), sorted, order, queries));
@@ -88,22 +114,21 @@ std::vector<std::int64_t> exact_splits(const device_group& g, int r, span<const 
       }
   }
 
-  // Per boundary: every rank's count at or below v and below v (= at or below v - 1).
+  // Per open target: every rank's count at or below v and below v (= at or below v - 1).
   std::vector<std::uint64_t> queries;
   for (const auto& b : open) {
     queries.push_back(b.lo);
     queries.push_back(b.lo > 0 ? b.lo - 1 : 0);
   }
   const auto all = queries.empty() ? std::vector<std::int64_t>{} : sum_over_ranks(queries).second;
-  std::vector<std::int64_t> c(static_cast<std::size_t>(P + 1) * P, 0);
+  std::vector<std::int64_t> c(targets.size() * static_cast<std::size_t>(P), 0);
   std::size_t next_open = 0;
-  for (int p = 0; p <= P; ++p) {
-    for (int s = 0; s < P; ++s) {
-      std::int64_t& out = c[static_cast<std::size_t>(p) * P + s];
-      if (offsets[p] == 0) out = 0;
-      else if (offsets[p] >= total) out = counts[s];
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    std::int64_t* out = c.data() + t * static_cast<std::size_t>(P);
+    if (!is_open(targets[t])) {
+      for (int s = 0; s < P; ++s) out[s] = targets[t] <= 0 ? 0 : counts[s];
+      continue;
     }
-    if (p == 0 || p == P || offsets[p] == 0 || offsets[p] >= total) continue;
     const auto& b = open[next_open];
     std::int64_t need = b.target;
     std::vector<std::int64_t> le(P), lt(P);
@@ -115,7 +140,7 @@ std::vector<std::int64_t> exact_splits(const device_group& g, int r, span<const 
     }
     for (int s = 0; s < P; ++s) {
       const std::int64_t take = std::clamp<std::int64_t>(need, 0, le[s] - lt[s]);
-      c[static_cast<std::size_t>(p) * P + s] = lt[s] + take;
+      out[s] = lt[s] + take;
       need -= take;
     }
     ++next_open;
@@ -128,47 +153,129 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
   return {detail::kind_of<K>(), order == sort_order::descending, begin_bit, end_bit - begin_bit};
 }
 
-// Merges the P sorted runs of `keys` (run p holds run_sizes[p] keys, in rank order) into one
-// sorted run, stably, with a tree of 2-way merges: runs 2i and 2i+1 are merged per round, so
-// ceil(log2 P) rounds, each one read and one write of the slice (values moving with their
-// keys), instead of a second full radix sort (4 digit passes for 32-bit keys).
-template <class K, class V>
-void merge_received(const context& ctx, buffer<K>& keys, buffer<V>* values,
-                    const std::vector<std::int64_t>& run_sizes, detail::key_order order) {
-  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
-  const std::int64_t n = keys.size();
-  std::vector<std::int64_t> runs;  // run boundaries, non-empty runs only
-  runs.push_back(0);
-  for (std::int64_t c : run_sizes)
-    if (c > 0) runs.push_back(runs.back() + c);
-  if (runs.size() <= 2) return;  // one run (or none): already sorted
-  buffer<K> spare(ctx, n);
-  buffer<V> spare_values(ctx, values ? n : 0);
-  const std::size_t value_bytes = values ? sizeof(V) : 0;
-  while (runs.size() > 2) {
-    std::vector<std::int64_t> merged{0};
-    for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
-      const std::int64_t lo = runs[a], hi = a + 2 < runs.size() ? runs[a + 2] : runs[a + 1];
-      // The odd run out (no partner) is merged with nothing: copied.
-      const std::int64_t mid = a + 2 < runs.size() ? runs[a + 1] - lo : hi - lo;
-      detail::local::merge_runs<K>(ctx, span<const K>(keys.data() + lo, hi - lo), mid,
-                                   span<K>(spare.data() + lo, hi - lo),
-                                   values ? values->data() + lo : nullptr,
-                                   values ? spare_values.data() + lo : nullptr, value_bytes, order);
-      merged.push_back(hi);
-    }
-    std::swap(keys, spare);
-    if (values) std::swap(*values, spare_values);
-    runs = std::move(merged);
-  }
+// The exchange in chunks (see the top of the file): enough that the merge of the last chunk,
+// the part that cannot hide behind the exchange, is small (1/8 of it); few enough that each
+// chunk is a large transfer (2^31 keys on 2 GPUs: 2^27 keys, 512 MiB a chunk, far above the
+// few MiB at which NCCL reaches its link rate). Slices under 8 * 2^12 keys get fewer chunks
+// (one per 2^12), so the tests' inputs are chunked too. Every rank computes the same number.
+constexpr int max_exchange_chunks = 8;
+constexpr std::int64_t min_chunk_keys = std::int64_t(1) << 12;
+
+int exchange_chunks(std::int64_t total, int P) {
+  return static_cast<int>(std::clamp<std::int64_t>(total / P / min_chunk_keys, 1, max_exchange_chunks));
 }
 
-// The whole distributed sort on rank r; values == nullptr for keys only.
+// Global ranks where chunks begin: chunk k of rank p starts at offset(p) + k count(p) / K
+// (index p K + k), then the total.
+std::vector<std::int64_t> chunk_targets(const std::vector<std::int64_t>& counts, int chunks) {
+  std::vector<std::int64_t> t;
+  std::int64_t offset = 0;
+  for (std::int64_t count : counts) {
+    for (int k = 0; k < chunks; ++k) t.push_back(offset + count * k / chunks);
+    offset += count;
+  }
+  t.push_back(offset);
+  return t;
+}
+
+// Rounds of 2-way merges that turn P runs into one.
+int merge_rounds(int P) {
+  int rounds = 0;
+  for (int runs = P; runs > 1; runs = (runs + 1) / 2) ++rounds;
+  return rounds;
+}
+
+// Two slice-sized buffers (each with its values; null for keys only) between which the
+// merge rounds of a chunk alternate.
+template <class K, class V>
+struct ping_pong {
+  K* keys[2];
+  V* values[2];
+};
+
+// Merges the sorted runs of buffer 0 that start at position lo (run s holds run_sizes[s]
+// keys, in rank order) into one sorted run, stably, leaving it in buffer `result`: a tree of
+// 2-way merges, runs 2i and 2i+1 merged per round, so ceil(log2 P) rounds, each one read and
+// one write of the chunk (values moving with their keys), instead of a second full radix
+// sort (4 digit passes for 32-bit keys). Over the whole key the library's merge does it (its
+// order is radix_sort's, ties to the first run); a bit range narrower than the key needs the
+// merge of detail::local, which compares only the range.
+template <class K, class V>
+void merge_chunk(const context& ctx, const ping_pong<K, V>& buf, std::int64_t lo,
+                 const std::vector<std::int64_t>& run_sizes, int result, sort_order direction,
+                 detail::key_order order) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
+  std::vector<std::int64_t> runs{lo};  // run boundaries, non-empty runs only
+  for (std::int64_t c : run_sizes)
+    if (c > 0) runs.push_back(runs.back() + c);
+  const bool whole_key = order.shift == 0 && order.width == static_cast<int>(sizeof(K) * 8);
+  const bool with_values = buf.values[0] != nullptr;
+  int at = 0;  // the buffer that holds the runs
+  auto copy_run = [&](std::int64_t from, std::int64_t to, int src, int dst) {
+    const auto len = static_cast<std::size_t>(to - from);
+    ctx.copy(buf.keys[dst] + from, buf.keys[src] + from, len * sizeof(K));
+    if (with_values) ctx.copy(buf.values[dst] + from, buf.values[src] + from, len * sizeof(V));
+  };
+  auto merge_two = [&](std::int64_t from, std::int64_t mid, std::int64_t to) {
+    const K* k = buf.keys[at];
+    K* k_out = buf.keys[1 - at];
+    const V* v = buf.values[at];
+    V* v_out = buf.values[1 - at];
+    if (!whole_key) {
+      detail::local::merge_runs<K>(ctx, span<const K>(k + from, to - from), mid - from,
+                                   span<K>(k_out + from, to - from), v ? v + from : nullptr,
+                                   v ? v_out + from : nullptr, v ? sizeof(V) : 0, order);
+    } else if (v) {
+      parprim::merge_by_key<K, V>(
+          ctx, span<const K>(k + from, mid - from), span<const V>(v + from, mid - from),
+          span<const K>(k + mid, to - mid), span<const V>(v + mid, to - mid),
+          span<K>(k_out + from, to - from), span<V>(v_out + from, to - from), direction);
+    } else {
+      parprim::merge<K>(ctx, span<const K>(k + from, mid - from), span<const K>(k + mid, to - mid),
+                        span<K>(k_out + from, to - from), direction);
+    }
+  };
+  while (runs.size() > 2) {
+    std::vector<std::int64_t> merged{runs.front()};
+    for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
+      if (a + 2 < runs.size()) {
+        merge_two(runs[a], runs[a + 1], runs[a + 2]);
+        merged.push_back(runs[a + 2]);
+      } else {  // the odd run out (no partner) is copied
+        copy_run(runs[a], runs[a + 1], at, 1 - at);
+        merged.push_back(runs[a + 1]);
+      }
+    }
+    at = 1 - at;
+    runs = std::move(merged);
+  }
+  // Chunks with fewer non-empty runs than ranks took fewer rounds.
+  if (at != result && runs.back() > runs.front()) copy_run(runs.front(), runs.back(), at, result);
+}
+
+// Host wall clock since the last lap (the caller waits for its device before each lap).
+class phase_clock {
+ public:
+  double lap_ms() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The whole distributed sort on rank r; values == nullptr for keys only. `phases` (if given)
+// receives this rank's step times.
 template <class K, class V>
 void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffer<V>* values,
-                  sort_order order, int begin_bit, int end_bit) {
+                  sort_order order, int begin_bit, int end_bit, sort_phase_ms* phases) {
   const context& ctx = g.ctx(r);
   const std::int64_t n = keys.count(r);
+  sort_phase_ms t;
+  phase_clock clock;
   auto local_sort = [&](span<K> k, span<V> v) {
     if (k.size() == 0) return;
     if (values) parprim::radix_sort_pairs<K, V>(ctx, k, v, order, begin_bit, end_bit);
@@ -179,30 +286,62 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   // Waited for here, not inside the splitter search's first small copy to the host (see
   // exchange_totals in distributed_reduce_scan.cpp).
   ctx.synchronize();
-  if (g.size() == 1) return;
+  t.local_sort = clock.lap_ms();
+  if (g.size() == 1) {
+    if (phases) *phases = t;
+    return;
+  }
 
   const int P = g.size();
-  const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(),
-                                 order_of<K>(order, begin_bit, end_bit));
-  std::vector<std::int64_t> send(P), recv(P);
-  for (int p = 0; p < P; ++p) {
-    send[p] = c[static_cast<std::size_t>(p + 1) * P + r] - c[static_cast<std::size_t>(p) * P + r];
-    recv[p] = c[static_cast<std::size_t>(r + 1) * P + p] - c[static_cast<std::size_t>(r) * P + p];
+  const auto key_order = order_of<K>(order, begin_bit, end_bit);
+  const int chunks = exchange_chunks(keys.size(), P);
+  const auto targets = chunk_targets(keys.counts(), chunks);
+  const auto c = exact_splits<K>(g, r, keys.slice(r).view(), keys.counts(), targets, key_order);
+  t.splitters = clock.lap_ms();
+  auto split = [&](int p, int k, int s) {  // c_s(start of chunk k of rank p)
+    return c[(static_cast<std::size_t>(p) * chunks + k) * P + s];
+  };
+
+  // Buffer 0 receives the runs; the merge rounds alternate with buffer 1 and end in `result`.
+  buffer<K> got_keys(ctx, n), spare_keys(ctx, n);
+  buffer<V> got_values(ctx, values ? n : 0), spare_values(ctx, values ? n : 0);
+  const ping_pong<K, V> buf{{got_keys.data(), spare_keys.data()},
+                            {values ? got_values.data() : nullptr, values ? spare_values.data() : nullptr}};
+  const int result = merge_rounds(P) % 2;
+  const context side = detail::local::side_context(ctx);
+  detail::local::stream_wait(side, ctx);  // the exchange reads the sorted slice
+  communicator& comm = g.comm(r);
+  for (int k = 0; k < chunks; ++k) {
+    std::vector<std::int64_t> send_at(P), send_n(P), recv_at(P), recv_n(P);
+    const std::int64_t chunk_lo = targets[static_cast<std::size_t>(r) * chunks + k] - keys.offset(r);
+    std::int64_t pos = chunk_lo;
+    for (int p = 0; p < P; ++p) {
+      // Chunk k of rank p: its last chunk ends where rank p + 1's first begins.
+      send_at[p] = split(p, k, r);
+      send_n[p] = split(p, k + 1, r) - send_at[p];
+      recv_n[p] = split(r, k + 1, p) - split(r, k, p);
+      recv_at[p] = pos;
+      pos += recv_n[p];
+    }
+    comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
+                      detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
+                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(recv_n, sizeof(K)));
+    if (values)
+      comm.alltoallv_at(side, values->slice(r).data(), detail::to_bytes(send_at, sizeof(V)),
+                        detail::to_bytes(send_n, sizeof(V)), got_values.data(),
+                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(recv_n, sizeof(V)));
+    // The chunk's runs are each sorted and arrive in source-rank order: a stable merge of
+    // them is the global stable order. It runs on ctx while the next chunk crosses on side.
+    detail::local::stream_wait(ctx, side);
+    merge_chunk<K, V>(ctx, buf, chunk_lo, recv_n, result, order, key_order);
   }
-  buffer<K> got_keys(ctx, n);
-  g.comm(r).alltoallv(ctx, keys.slice(r).data(), detail::to_bytes(send, sizeof(K)),
-                      got_keys.data(), detail::to_bytes(recv, sizeof(K)));
-  buffer<V> got_values(ctx, values ? n : 0);
-  if (values)
-    g.comm(r).alltoallv(ctx, values->slice(r).data(), detail::to_bytes(send, sizeof(V)),
-                        got_values.data(), detail::to_bytes(recv, sizeof(V)));
-  // The received runs are each sorted and arrive in source-rank order: a stable merge of them
-  // is the global stable order.
-  merge_received<K, V>(ctx, got_keys, values ? &got_values : nullptr, recv,
-                       order_of<K>(order, begin_bit, end_bit));
+  side.synchronize();
+  t.exchange = clock.lap_ms();
   ctx.synchronize();
-  keys.replace_slice(r, std::move(got_keys));
-  if (values) values->replace_slice(r, std::move(got_values));
+  t.merge = clock.lap_ms();
+  keys.replace_slice(r, std::move(result == 0 ? got_keys : spare_keys));
+  if (values) values->replace_slice(r, std::move(result == 0 ? got_values : spare_values));
+  if (phases) *phases = t;
 }
 
 template <class K>
@@ -220,35 +359,50 @@ void check_order(const detail::dist_checker& c, sort_order order) {
     c.fail("order=" + std::to_string(static_cast<int>(order)) + " is not a known option");
 }
 
+// Room for every rank's step times, or null.
+sort_phase_ms* phases_of(const device_group& g, std::vector<sort_phase_ms>* phases) {
+  if (!phases) return nullptr;
+  phases->assign(static_cast<std::size_t>(g.size()), sort_phase_ms{});
+  return phases->data();
+}
+
 }  // namespace
 
 template <class K>
 void radix_sort(const device_group& g, dist_buffer<K>& keys, sort_order order, int begin_bit,
-                int end_bit) {
+                int end_bit, std::vector<sort_phase_ms>* phases) {
   detail::dist_checker c(g, "radix_sort");
   c.member(keys, "keys");
   check_order(c, order);
   const int end = checked_end_bit<K>(c, begin_bit, end_bit);
-  g.run([&](int r) { sort_on_rank<K, K>(g, r, keys, nullptr, order, begin_bit, end); });
+  sort_phase_ms* t = phases_of(g, phases);
+  g.run([&](int r) {
+    sort_on_rank<K, K>(g, r, keys, nullptr, order, begin_bit, end, t ? t + r : nullptr);
+  });
 }
 
 template <class K, class V>
 void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V>& values,
-                      sort_order order, int begin_bit, int end_bit) {
+                      sort_order order, int begin_bit, int end_bit,
+                      std::vector<sort_phase_ms>* phases) {
   detail::dist_checker c(g, "radix_sort_pairs");
   c.member(keys, "keys");
   c.member(values, "values");
   c.same_counts(keys, "keys", values, "values");
   check_order(c, order);
   const int end = checked_end_bit<K>(c, begin_bit, end_bit);
-  g.run([&](int r) { sort_on_rank<K, V>(g, r, keys, &values, order, begin_bit, end); });
+  sort_phase_ms* t = phases_of(g, phases);
+  g.run([&](int r) {
+    sort_on_rank<K, V>(g, r, keys, &values, order, begin_bit, end, t ? t + r : nullptr);
+  });
 }
 
 #define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                       \
   template void radix_sort_pairs<K, V>(const device_group&, dist_buffer<K>&, dist_buffer<V>&, \
-                                       sort_order, int, int);
+                                       sort_order, int, int, std::vector<sort_phase_ms>*);
 #define PARPRIM_INSTANTIATE(K)                                                               \
-  template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int);  \
+  template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int,  \
+                             std::vector<sort_phase_ms>*);                                 \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
   PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
   PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \

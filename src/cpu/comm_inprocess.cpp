@@ -20,6 +20,7 @@ namespace {
 
 struct slot {
   const void* send = nullptr;
+  const std::vector<std::size_t>* send_offsets = nullptr;
   const std::vector<std::size_t>* send_bytes = nullptr;
 };
 
@@ -107,25 +108,29 @@ class inprocess_comm final : public communicator {
     hub_->barrier(rank_);
   }
 
-  void alltoallv(const context&, const void* send, const std::vector<std::size_t>& send_bytes,
-                 void* recv, const std::vector<std::size_t>& recv_bytes) override {
+  void alltoallv_at(const context&, const void* send, const std::vector<std::size_t>& send_offsets,
+                    const std::vector<std::size_t>& send_bytes, void* recv,
+                    const std::vector<std::size_t>& recv_offsets,
+                    const std::vector<std::size_t>& recv_bytes) override {
+    check_counts(send_offsets, "alltoallv");
     check_counts(send_bytes, "alltoallv");
+    check_counts(recv_offsets, "alltoallv");
     check_counts(recv_bytes, "alltoallv");
     hub_->at(rank_).send = send;
+    hub_->at(rank_).send_offsets = &send_offsets;
     hub_->at(rank_).send_bytes = &send_bytes;
     hub_->barrier(rank_);
-    const auto recv_off = exclusive_offsets(recv_bytes);
     bool consistent = true;
     for (int s = 0; s < size(); ++s) {
       const auto& theirs = *hub_->at(s).send_bytes;
-      const auto their_off = exclusive_offsets(theirs);
       if (theirs[rank_] != recv_bytes[s]) {
         consistent = false;
         continue;
       }
       if (recv_bytes[s] > 0)
-        std::memcpy(static_cast<char*>(recv) + recv_off[s],
-                    static_cast<const char*>(hub_->at(s).send) + their_off[rank_], recv_bytes[s]);
+        std::memcpy(static_cast<char*>(recv) + recv_offsets[s],
+                    static_cast<const char*>(hub_->at(s).send) + (*hub_->at(s).send_offsets)[rank_],
+                    recv_bytes[s]);
     }
     if (!consistent) {
       hub_->abort();

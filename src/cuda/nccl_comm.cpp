@@ -3,8 +3,10 @@
 // allgatherv is one ncclAllGather when every rank gives the same byte count, else one
 // ncclBroadcast per root inside a group call (NCCL has no allgatherv), and
 // alltoallv one ncclSend/ncclRecv pair per peer inside a group call: NCCL schedules the
-// pairs together, over NVLink (or PCIe, or the network) as the topology allows. Host values
-// travel through a small device buffer.
+// pairs together, over NVLink (or PCIe, or the network) as the topology allows. alltoallv
+// runs on the stream of the context it is given (any of the rank's device), so that an
+// exchange can overlap work on the rank's own stream. Host values travel through a small
+// device buffer.
 #include "cuda/nccl_comm.hpp"
 
 #include <cuda_runtime.h>
@@ -113,25 +115,27 @@ class nccl_comm final : public communicator {
     PARPRIM_NCCL_CHECK(ctx_.name(), who, ncclGroupEnd());
   }
 
-  void alltoallv(const context& ctx, const void* send, const std::vector<std::size_t>& send_bytes,
-                 void* recv, const std::vector<std::size_t>& recv_bytes) override {
+  void alltoallv_at(const context& ctx, const void* send, const std::vector<std::size_t>& send_offsets,
+                    const std::vector<std::size_t>& send_bytes, void* recv,
+                    const std::vector<std::size_t>& recv_offsets,
+                    const std::vector<std::size_t>& recv_bytes) override {
     const char* who = "communicator::alltoallv";
-    check_ctx(ctx, send_bytes, who);
-    check_ctx(ctx, recv_bytes, who);
+    check_device(ctx, who);
+    check_counts(send_offsets, who);
+    check_counts(send_bytes, who);
+    check_counts(recv_offsets, who);
+    check_counts(recv_bytes, who);
     use_device(who);
-    std::size_t send_off = 0, recv_off = 0;
     PARPRIM_NCCL_CHECK(ctx_.name(), who, ncclGroupStart());
     for (int peer = 0; peer < size_; ++peer) {
       if (send_bytes[peer] > 0)
         PARPRIM_NCCL_CHECK(ctx_.name(), who,
-                           ncclSend(static_cast<const char*>(send) + send_off, send_bytes[peer],
-                                    ncclUint8, peer, comm_, stream_of(ctx_)));
+                           ncclSend(static_cast<const char*>(send) + send_offsets[peer],
+                                    send_bytes[peer], ncclUint8, peer, comm_, stream_of(ctx)));
       if (recv_bytes[peer] > 0)
         PARPRIM_NCCL_CHECK(ctx_.name(), who,
-                           ncclRecv(static_cast<char*>(recv) + recv_off, recv_bytes[peer],
-                                    ncclUint8, peer, comm_, stream_of(ctx_)));
-      send_off += send_bytes[peer];
-      recv_off += recv_bytes[peer];
+                           ncclRecv(static_cast<char*>(recv) + recv_offsets[peer], recv_bytes[peer],
+                                    ncclUint8, peer, comm_, stream_of(ctx)));
     }
     PARPRIM_NCCL_CHECK(ctx_.name(), who, ncclGroupEnd());
   }
@@ -145,6 +149,16 @@ class nccl_comm final : public communicator {
       throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx_.name() +
                                               "]: called with " + ctx.name() +
                                               ", not this rank's context");
+    check_counts(counts, who);
+  }
+  // Any stream of this rank's device will do.
+  void check_device(const context& ctx, const char* who) const {
+    if (ctx.kind() != backend::cuda || ctx.device() != ctx_.device())
+      throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx_.name() +
+                                              "]: called with " + ctx.name() +
+                                              ", not a context of this rank's device");
+  }
+  void check_counts(const std::vector<std::size_t>& counts, const char* who) const {
     if (static_cast<int>(counts.size()) != size_)
       throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx_.name() +
                                               "]: " + std::to_string(counts.size()) +

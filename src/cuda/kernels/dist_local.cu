@@ -1,6 +1,7 @@
 // CUDA side of the distributed algorithms' element-wise steps (core/dist_local.hpp): a
 // grid-stride prefix combine, a position count, one binary search per splitter candidate,
-// and a merge-path merge of two sorted runs (with their values).
+// a merge-path merge of two sorted runs (with their values), and an event that makes one
+// stream wait for another.
 #include <algorithm>
 #include <cstring>
 
@@ -136,6 +137,21 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
   else
     launch(static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr));
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+void stream_wait(const context& waiter, const context& signaler) {
+  using namespace cuda_kernels;
+  const char* who = "dist::stream_wait";
+  use_device(signaler, who);
+  cudaEvent_t done = nullptr;
+  PARPRIM_CUDA_CHECK(signaler.name(), who, cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+  // Destroying a recorded event that a stream still waits on is allowed: CUDA releases it
+  // once the wait is satisfied.
+  const cudaError_t recorded = cudaEventRecord(done, stream_of(signaler));
+  const cudaError_t waited =
+      recorded == cudaSuccess ? cudaStreamWaitEvent(stream_of(waiter), done, 0) : recorded;
+  cudaEventDestroy(done);
+  cuda_rt::check(waited, signaler.name(), who, "cudaEventRecord, cudaStreamWaitEvent");
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                            \
