@@ -2,7 +2,8 @@
 //
 // allgatherv is one ncclAllGather when every rank gives the same byte count, else one
 // ncclBroadcast per root inside a group call (NCCL has no allgatherv), and
-// alltoallv one ncclSend/ncclRecv pair per peer inside a group call: NCCL schedules the
+// alltoallv one ncclSend/ncclRecv pair per other peer inside a group call (the rank's own part
+// is a local device copy): NCCL schedules the
 // pairs together, over NVLink (or PCIe, or the network) as the topology allows. alltoallv
 // runs on the stream of the context it is given (any of the rank's device), so that an
 // exchange can overlap work on the rank's own stream. Host values travel through a small
@@ -126,8 +127,22 @@ class nccl_comm final : public communicator {
     check_counts(recv_offsets, who);
     check_counts(recv_bytes, who);
     use_device(who);
+    // The rank's own part is a device-to-device copy, not a send to itself: NCCL would move
+    // it through the same channels as the remote parts, at their rate. Queued first on the
+    // same stream, it costs about one pass over its bytes at HBM speed.
+    if (send_bytes[rank_] != recv_bytes[rank_])
+      throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx_.name() +
+                                              "]: sends " + std::to_string(send_bytes[rank_]) +
+                                              " bytes to itself but expects " +
+                                              std::to_string(recv_bytes[rank_]));
+    if (send_bytes[rank_] > 0)
+      check(cudaMemcpyAsync(static_cast<char*>(recv) + recv_offsets[rank_],
+                            static_cast<const char*>(send) + send_offsets[rank_], send_bytes[rank_],
+                            cudaMemcpyDeviceToDevice, stream_of(ctx)),
+            ctx_.name(), who, "cudaMemcpyAsync");
     PARPRIM_NCCL_CHECK(ctx_.name(), who, ncclGroupStart());
     for (int peer = 0; peer < size_; ++peer) {
+      if (peer == rank_) continue;
       if (send_bytes[peer] > 0)
         PARPRIM_NCCL_CHECK(ctx_.name(), who,
                            ncclSend(static_cast<const char*>(send) + send_offsets[peer],
