@@ -13,6 +13,7 @@ namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using testing::same_bits;
 
 // Sizes around the compaction tiles (4096 or 8192 four-byte / 2048 or 4096 eight-byte
 // elements, depending on the kernel), the split tiles (4096 and up) and a few million.
@@ -56,11 +57,6 @@ std::vector<predicate<T>> predicates(const std::vector<T>& in, std::uint64_t see
   return {{compare::less, pivot},      {compare::less_equal, pivot}, {compare::greater, pivot},
           {compare::greater_equal, T(0)}, {compare::equal, T(3)},     {compare::not_equal, T(0)},
           {compare::bits_set, T(1)}};
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 template <class T>
