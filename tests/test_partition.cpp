@@ -13,6 +13,7 @@ namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using testing::same_bits;
 
 // Sizes around the compaction tiles (4096 or 8192 four-byte / 2048 or 4096 eight-byte
 // elements, depending on the kernel), the split tiles (4096 and up) and a few million.
@@ -56,11 +57,6 @@ std::vector<predicate<T>> predicates(const std::vector<T>& in, std::uint64_t see
   return {{compare::less, pivot},      {compare::less_equal, pivot}, {compare::greater, pivot},
           {compare::greater_equal, T(0)}, {compare::equal, T(3)},     {compare::not_equal, T(0)},
           {compare::bits_set, T(1)}};
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 template <class T>
@@ -246,6 +242,37 @@ TEST_P(Partition, AllOrNothingSelected) {
 
 INSTANTIATE_TEST_SUITE_P(All, Partition, ::testing::Values(backend::cpu, backend::cuda),
                          [](const auto& info) { return std::string(to_string(info.param)); });
+
+// The CPU backend's chained pass (each block waits for the count of the blocks before it) on
+// one thread and on more threads than this machine has cores, where the thread holding an
+// earlier block may be descheduled: the same elements in the same places every time.
+TEST(PartitionCpu, SameResultOnAnyThreadCount) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::int64_t n = std::min<std::int64_t>(1'000'003, testing::max_test_size());
+  const auto x = make_input<float>(n, seed);
+  const predicate<float> p = predicates(x, seed)[0];
+  const auto want_compact = reference::copy_if(x, p);
+  const auto want_stable = reference::partition(x, p);
+  const auto want_reversed = reference::unstable_partition(x, p);
+  for (int threads : {1, 3, 7}) {
+    const std::string where = "threads=" + std::to_string(threads);
+    context ctx = context::cpu(threads);
+    auto in = buffer<float>::from_host(ctx, x);
+    buffer<float> out(ctx, n);
+    out.fill_bytes(0xA5);
+    ASSERT_EQ(copy_if<float>(ctx, in, out, p), std::int64_t(want_compact.size())) << where;
+    auto got = out.to_host();
+    EXPECT_TRUE(same_bits(std::vector<float>(got.begin(), got.begin() + want_compact.size()), want_compact))
+        << where;
+    out.fill_bytes(0xA5);
+    EXPECT_EQ(partition<float>(ctx, in, out, p), std::int64_t(want_compact.size())) << where;
+    EXPECT_TRUE(same_bits(out.to_host(), want_stable)) << where;
+    out.fill_bytes(0xA5);
+    EXPECT_EQ(unstable_partition<float>(ctx, in, out, p), std::int64_t(want_compact.size())) << where;
+    EXPECT_TRUE(same_bits(out.to_host(), want_reversed)) << where << " (unstable_partition)";
+  }
+}
 
 // The seed's example: Split(R, fcn) with fcn(x) = x mod 2, i.e. the lowest key bit.
 TEST(PartitionEdges, SeedSplitExample) {

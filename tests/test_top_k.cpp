@@ -13,6 +13,7 @@ namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using testing::same_bits;
 
 template <class T>
 std::vector<T> make_keys(std::int64_t n, std::uint64_t seed) {
@@ -29,12 +30,30 @@ std::vector<T> make_keys(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
 class TopK : public ::testing::TestWithParam<backend> {};
+
+// top_k and top_k_pairs (the values are the input positions) against the keys at the
+// oracle's positions `pos`, in its order.
+template <class K>
+void expect_top_k(const context& ctx, const std::vector<K>& x, const buffer<K>& in,
+                  const buffer<std::int32_t>& positions, const std::vector<std::int64_t>& pos,
+                  sort_order order, bool sorted, const std::string& where) {
+  const std::int64_t k = std::int64_t(pos.size());
+  std::vector<K> want;
+  std::vector<std::int32_t> want_ids;
+  for (auto p : pos) {
+    want.push_back(x[p]);
+    want_ids.push_back(std::int32_t(p));
+  }
+  buffer<K> out(ctx, k);
+  top_k<K>(ctx, in, k, out, order, sorted);
+  EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+  buffer<K> kout(ctx, k);
+  buffer<std::int32_t> vout(ctx, k);
+  top_k_pairs<K, std::int32_t>(ctx, in, positions, k, kout, vout, order, sorted);
+  EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+  EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+}
 
 template <class K>
 void check_type(const context& ctx, std::uint64_t seed) {
@@ -52,24 +71,10 @@ void check_type(const context& ctx, std::uint64_t seed) {
         const auto& ranked = largest ? ranked_largest : ranked_smallest;
         for (bool sorted : {true, false}) {
           const sort_order order = largest ? sort_order::descending : sort_order::ascending;
-          auto pos = reference::top_k_positions(ranked, k, sorted);
-          std::vector<K> want;
-          std::vector<std::int32_t> want_ids;
-          for (auto p : pos) {
-            want.push_back(x[p]);
-            want_ids.push_back(std::int32_t(p));
-          }
-          std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) + " k=" +
-                              std::to_string(k) + (largest ? " largest" : " smallest") +
-                              (sorted ? " sorted" : " unsorted");
-          buffer<K> out(ctx, k);
-          top_k<K>(ctx, in, k, out, order, sorted);
-          EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
-          buffer<K> kout(ctx, k);
-          buffer<std::int32_t> vout(ctx, k);
-          top_k_pairs<K, std::int32_t>(ctx, in, vin, k, kout, vout, order, sorted);
-          EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
-          EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+          const std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) + " k=" +
+                                    std::to_string(k) + (largest ? " largest" : " smallest") +
+                                    (sorted ? " sorted" : " unsorted");
+          expect_top_k(ctx, x, in, vin, reference::top_k_positions(ranked, k, sorted), order, sorted, where);
         }
       }
     }
@@ -81,12 +86,7 @@ TEST_P(TopK, MatchesStableSortOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_type<std::int32_t>(ctx, seed);
-  check_type<std::uint32_t>(ctx, seed);
-  check_type<std::int64_t>(ctx, seed);
-  check_type<std::uint64_t>(ctx, seed);
-  check_type<float>(ctx, seed);
-  check_type<double>(ctx, seed);
+  testing::for_each_type([&](auto t) { check_type<decltype(t)>(ctx, seed); });
 }
 
 // Uniform floats in [0, 1) with repeats: for the k largest the chosen first digit holds a
@@ -111,22 +111,9 @@ TEST_P(TopK, FewCandidatesKeepInputOrderAndTies) {
     const sort_order order = largest ? sort_order::descending : sort_order::ascending;
     for (std::int64_t k : {std::int64_t(1), std::int64_t(33), std::int64_t(4099)}) {
       for (bool sorted : {true, false}) {
-        std::vector<float> want;
-        std::vector<std::int32_t> want_ids;
-        for (auto p : reference::top_k_positions(ranked, k, sorted)) {
-          want.push_back(x[p]);
-          want_ids.push_back(std::int32_t(p));
-        }
         const std::string where = "k=" + std::to_string(k) + (largest ? " largest" : " smallest") +
                                   (sorted ? " sorted" : " unsorted");
-        buffer<float> out(ctx, k);
-        top_k<float>(ctx, in, k, out, order, sorted);
-        EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
-        buffer<float> kout(ctx, k);
-        buffer<std::int32_t> vout(ctx, k);
-        top_k_pairs<float, std::int32_t>(ctx, in, vin, k, kout, vout, order, sorted);
-        EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
-        EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+        expect_top_k(ctx, x, in, vin, reference::top_k_positions(ranked, k, sorted), order, sorted, where);
       }
     }
   }

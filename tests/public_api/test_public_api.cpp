@@ -1,6 +1,7 @@
 // The generic primitives as a user without nvcc sees them: public headers only, compiled by
 // the host compiler. CPU contexts run the generic bodies; a CUDA context must refuse a
 // caller's operator with a message saying to compile with nvcc.
+#include "public_api/comparator_cases.hpp"
 #include "public_api/generic_cases.hpp"
 
 namespace parprim {

@@ -3,6 +3,7 @@
 // and lambdas on the GPU (CUDA cases skip where no GPU answers) and on the CPU.
 // (nvcc does not allow extended lambdas inside a test body, a private member function, so
 // the lambda calls live in free functions.)
+#include "public_api/comparator_cases.hpp"
 #include "public_api/generic_cases.hpp"
 
 namespace parprim {

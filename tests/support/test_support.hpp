@@ -107,4 +107,23 @@ void expect_error(F&& fn, errc code, const std::vector<std::string>& fragments) 
   }
 }
 
+// Calls f(T{}) once for every precompiled element type (i32, u32, i64, u64, f32, f64), so
+// that a test runs its typed check over all of them:
+//   for_each_type([&](auto t) { check_type<decltype(t)>(ctx, seed); });
+template <class F>
+void for_each_type(F&& f) {
+  f(std::int32_t{});
+  f(std::uint32_t{});
+  f(std::int64_t{});
+  f(std::uint64_t{});
+  f(float{});
+  f(double{});
+}
+
+// Bitwise equality: NaNs and signed zeros must match too.
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
 }  // namespace parprim::testing
