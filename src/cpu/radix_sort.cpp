@@ -224,38 +224,17 @@ void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* val
   }
 }
 
-// The split path (radix_sort_msd.hpp). Below split_cutoff elements the LSD passes work in
-// the caches anyway, and the split's fixed costs (a histogram per bucket) would not pay.
-constexpr std::int64_t split_cutoff = std::int64_t(1) << 20;
-// Bytes of keys and values per bucket: a bucket and its two scratch copies (3 x 256 KiB) stay
-// in a 1-2 MiB L2 while its LSD passes run.
-constexpr std::int64_t bucket_bytes = 256 << 10;
-// Top-digit widths of the split: at least 256 buckets so that 16 threads balance, at most
-// 2^11, whose write-combining lines (128 KiB of keys per thread) still sit in L2.
-constexpr int min_split_bits = 8;
-constexpr int max_split_bits = 11;
-// A bucket above this many times the average (skewed keys) is too big to sort in a cache and
-// goes to the parallel LSD passes instead.
-constexpr std::int64_t large_bucket_factor = 4;
-
-int split_bits_for(std::int64_t n, std::size_t element_bytes, int key_bits) {
-  int bits = min_split_bits;
-  while (bits < max_split_bits && (n >> bits) * std::int64_t(element_bytes) > bucket_bytes) ++bits;
-  return std::min(bits, key_bits);
-}
-
+// The split path: temp holds the split copy and each thread's two bucket-sized scratch copies.
 template <class U, class W, bool HasValues>
 void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* values,
                 workspace* ws) {
   const std::int64_t n = r.n;
   const int threads = workers_for(ctx, n);
   const std::size_t element_bytes = sizeof(U) + (HasValues ? sizeof(W) : 0);
-  const int top_bits = split_bits_for(n, element_bytes, r.end_bit - r.begin_bit);
+  const int top_bits = msd::split_bits_for(n, element_bytes, r.end_bit - r.begin_bit);
   const int shift = r.end_bit - top_bits;
-  const std::int64_t cap = std::max<std::int64_t>(large_bucket_factor * (n >> top_bits), 4096);
-  std::vector<msd::digit_of<U>> passes;  // the in-cache passes over [begin_bit, shift)
-  for (int s = r.begin_bit; s < shift; s += msd::local_digit_bits)
-    passes.push_back(msd::make_digit<U>(r, s, std::min(msd::local_digit_bits, shift - s)));
+  const std::int64_t cap = msd::bucket_capacity(n, top_bits);
+  const std::vector<msd::digit_of<U>> passes = msd::local_passes<U>(r, shift);
 
   const std::size_t scratch = 2 * std::size_t(cap) * std::size_t(threads);
   const std::size_t key_bytes = detail::align_up(std::size_t(n) * sizeof(U));
@@ -300,7 +279,7 @@ void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace
   detail::with_words(r, [&](auto* keys, auto* values) {
     using U = std::remove_pointer_t<decltype(keys)>;
     using W = std::remove_pointer_t<decltype(values)>;
-    if (r.n < split_cutoff) lsd_sort(ctx, r, keys, values, ws);
+    if (r.n < msd::split_cutoff) lsd_sort(ctx, r, keys, values, ws);
     else if (values) split_sort<U, W, true>(ctx, r, keys, values, ws);
     else split_sort<U, W, false>(ctx, r, keys, values, ws);
   });

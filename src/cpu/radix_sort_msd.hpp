@@ -28,6 +28,31 @@
 
 namespace parprim::cpu_backend::msd {
 
+// Below this many elements the LSD passes work in the caches anyway, and the split's fixed
+// costs (a histogram per bucket) would not pay.
+constexpr std::int64_t split_cutoff = std::int64_t(1) << 20;
+// Bytes of keys and values per bucket: a bucket's two scratch copies (2 x 256 KiB) stay in a
+// 1-2 MiB L2 while its LSD passes run.
+constexpr std::int64_t bucket_bytes = 256 << 10;
+// Top-digit widths of the split: at least 256 buckets so that 16 threads balance, at most
+// 2^11, whose write-combining lines (128 KiB of keys per thread) still sit in L2.
+constexpr int min_split_bits = 8;
+constexpr int max_split_bits = 11;
+// A bucket above this many times the average (skewed keys) is too big to sort in a cache and
+// goes to the parallel LSD passes instead.
+constexpr std::int64_t large_bucket_factor = 4;
+
+inline int split_bits_for(std::int64_t n, std::size_t element_bytes, int key_bits) {
+  int bits = min_split_bits;
+  while (bits < max_split_bits && (n >> bits) * std::int64_t(element_bytes) > bucket_bytes) ++bits;
+  return std::min(bits, key_bits);
+}
+
+// The largest bucket sorted in cache after a split on `bits` bits.
+inline std::int64_t bucket_capacity(std::int64_t n, int bits) {
+  return std::max<std::int64_t>(large_bucket_factor * (n >> bits), 4096);
+}
+
 constexpr int line_bytes = 64;
 constexpr int local_digit_bits = 8;  // digits of the in-cache passes
 constexpr int local_radix = 1 << local_digit_bits;
@@ -84,6 +109,15 @@ template <class U>
 digit_of<U> make_digit(const detail::sort_request& r, int shift, int width) {
   const U mask = width >= int(sizeof(U) * 8) ? U(~U(0)) : U((U(1) << width) - 1);
   return {r.kind, r.descending, shift, mask};
+}
+
+// The in-cache passes under a split at `shift`: 8-bit digits over [begin_bit, shift).
+template <class U>
+std::vector<digit_of<U>> local_passes(const detail::sort_request& r, int shift) {
+  std::vector<digit_of<U>> passes;
+  for (int s = r.begin_bit; s < shift; s += local_digit_bits)
+    passes.push_back(make_digit<U>(r, s, std::min(local_digit_bits, shift - s)));
+  return passes;
 }
 
 // One thread's stable scatter of src[s, e) to the positions pos[digit] (advanced), through a
