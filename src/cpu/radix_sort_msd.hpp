@@ -100,9 +100,9 @@ struct digit_of {
   bool descending;
   int shift;
   U mask;
-  unsigned operator()(U raw) const {
-    return unsigned(U(detail::ordered_bits(raw, kind, descending) >> shift) & mask);
-  }
+  U image(U raw) const { return detail::ordered_bits(raw, kind, descending); }
+  unsigned of_image(U image) const { return unsigned(U(image >> shift) & mask); }
+  unsigned operator()(U raw) const { return of_image(image(raw)); }
 };
 
 template <class U>
@@ -111,12 +111,19 @@ digit_of<U> make_digit(const detail::sort_request& r, int shift, int width) {
   return {r.kind, r.descending, shift, mask};
 }
 
-// The in-cache passes under a split at `shift`: 8-bit digits over [begin_bit, shift).
+// The in-cache passes under a split at `shift`: as few as digits of at most 8 bits allow over
+// [begin_bit, shift), their widths evened out (21 bits: 7 + 7 + 7, not 8 + 8 + 5), so that
+// each pass scatters to as few places as possible.
 template <class U>
 std::vector<digit_of<U>> local_passes(const detail::sort_request& r, int shift) {
   std::vector<digit_of<U>> passes;
-  for (int s = r.begin_bit; s < shift; s += local_digit_bits)
-    passes.push_back(make_digit<U>(r, s, std::min(local_digit_bits, shift - s)));
+  const int bits = shift - r.begin_bit;
+  const int count = (bits + local_digit_bits - 1) / local_digit_bits;
+  for (int p = 0, s = r.begin_bit; p < count; ++p) {
+    const int width = (shift - s + (count - p) - 1) / (count - p);
+    passes.push_back(make_digit<U>(r, s, width));
+    s += width;
+  }
   return passes;
 }
 
@@ -250,8 +257,10 @@ void sort_bucket(const U* src_k, const W* src_v, U* dst_k, W* dst_v, std::int64_
                  std::vector<std::int64_t>& hist) {
   const int count = int(passes.size());
   hist.assign(std::size_t(count) * local_radix, 0);
-  for (std::int64_t i = 0; i < m; ++i)  // every pass's counts in one read
-    for (int p = 0; p < count; ++p) ++hist[std::size_t(p) * local_radix + passes[std::size_t(p)](src_k[i])];
+  for (std::int64_t i = 0; i < m && count > 0; ++i) {  // every pass's counts in one read
+    const U image = passes[0].image(src_k[i]);
+    for (int p = 0; p < count; ++p) ++hist[std::size_t(p) * local_radix + passes[std::size_t(p)].of_image(image)];
+  }
   const U* from_k = src_k;
   const W* from_v = src_v;
   for (int p = 0; p < count; ++p) {
