@@ -581,7 +581,7 @@ TEST(RadixSortEdges, CpuAnyThreadCount) {
                                        seed + std::uint64_t(threads));
 }
 
-// From 2^20 keys the CPU sort splits by the top digit into buckets sorted in cache: skewed
+// From 2^16 keys the CPU sort splits by the top digit into buckets sorted in cache: skewed
 // keys (buckets too big for a cache go to the LSD passes), a constant top digit (no split),
 // keys whose bits the split takes whole (u8), bit ranges, pairs, several thread counts.
 TEST(RadixSortEdges, CpuSplitIntoBuckets) {

@@ -1,4 +1,4 @@
-// CPU radix sort. Inputs of at least split_cutoff elements are first split by their top
+// CPU radix sort. Inputs of at least split_cutoff (2^16) elements are first split by their top
 // digit into cache-sized buckets, each then sorted in one core's cache (radix_sort_msd.hpp).
 // Smaller inputs, and buckets too large for a cache, take the parallel least-significant-digit
 // passes below, made to move memory as little as the algorithm allows.
