@@ -603,7 +603,7 @@ TEST(RadixSortEdges, CpuSplitIntoBuckets) {
   check_sort<std::uint32_t>(context::cpu(7), alg, n, {down, 0, -1, dist::reversed}, seed + 9);
   workspace ws(c);
   check_sort<std::uint32_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::all_equal}, seed + 10, &ws);
-  check_sort<std::uint32_t, std::uint32_t>(context::cpu(2), alg, n, {up, 0, -1, dist::uniform}, seed + 11, &ws);
+  check_sort<std::uint32_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::uniform}, seed + 11, &ws);
 }
 
 // Bad input: a clear parprim::error naming the function and backend, and nothing written.
