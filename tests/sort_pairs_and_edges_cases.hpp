@@ -252,6 +252,31 @@ TEST(RadixSortEdges, CpuAnyThreadCount) {
                                        seed + std::uint64_t(threads));
 }
 
+// From 2^16 keys the CPU sort splits by the top digit into buckets sorted in cache: skewed
+// keys (buckets too big for a cache go to the LSD passes), a constant top digit (no split),
+// keys whose bits the split takes whole (u8), bit ranges, pairs, several thread counts.
+TEST(RadixSortEdges, CpuSplitIntoBuckets) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::int64_t n = capped((1 << 20) + 7);
+  const sort_algorithm alg = sort_algorithm::onesweep;
+  const sort_order up = sort_order::ascending, down = sort_order::descending;
+  const context c = context::cpu(3);
+  check_sort<std::uint32_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::few_distinct}, seed);
+  check_sort<std::int32_t, std::uint64_t>(c, alg, n, {down, 0, -1, dist::narrow}, seed + 1);
+  check_sort<float>(c, alg, n, {down, 0, -1, dist::special}, seed + 2);
+  check_sort<std::uint8_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::few_distinct}, seed + 3);
+  check_sort<std::int8_t, std::uint64_t>(c, alg, n, {down, 0, -1, dist::uniform}, seed + 4);
+  check_sort<f16, std::uint64_t>(c, alg, n, {down, 0, -1, dist::uniform}, seed + 5);
+  check_sort<std::int16_t>(c, alg, n, {up, 3, 14, dist::uniform}, seed + 6);
+  check_sort<std::uint64_t, std::uint32_t>(c, alg, n, {up, 5, 47, dist::uniform}, seed + 7);
+  check_sort<double, std::uint64_t>(context::cpu(1), alg, n, {up, 0, -1, dist::sorted}, seed + 8);
+  check_sort<std::uint32_t>(context::cpu(7), alg, n, {down, 0, -1, dist::reversed}, seed + 9);
+  workspace ws(c);
+  check_sort<std::uint32_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::all_equal}, seed + 10, &ws);
+  check_sort<std::uint32_t, std::uint32_t>(c, alg, n, {up, 0, -1, dist::uniform}, seed + 11, &ws);
+}
+
 // Bad input: a clear parprim::error naming the function and backend, and nothing written.
 TEST(RadixSortErrors, BadArgumentsThrowAndWriteNothing) {
   for (backend b : testing::all_backends()) {

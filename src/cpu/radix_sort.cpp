@@ -1,5 +1,7 @@
-// CPU radix sort: parallel least-significant-digit passes with 8-bit digits, made to move
-// memory as little as the algorithm allows.
+// CPU radix sort. Inputs of at least split_cutoff (2^16) elements are first split by their top
+// digit into cache-sized buckets, each then sorted in one core's cache (radix_sort_msd.hpp).
+// Smaller inputs, and buckets too large for a cache, take the parallel least-significant-digit
+// passes below, made to move memory as little as the algorithm allows.
 //
 // The keys are cut into one contiguous block per worker thread, and the whole sort runs in
 // one parallel region (barriers between phases, no fork/join per pass):
@@ -19,12 +21,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "parprim/detail/temp_memory.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/radix_sort_msd.hpp"
 #include "cpu/sort_backend.hpp"
 
 namespace parprim::cpu_backend {
@@ -220,9 +224,68 @@ void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* val
   }
 }
 
+// The split path: temp holds the split copy and each thread's two bucket-sized scratch copies.
+template <class U, class W, bool HasValues>
+void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* values,
+                workspace* ws) {
+  const std::int64_t n = r.n;
+  const int threads = workers_for(ctx, n);
+  const std::size_t element_bytes = sizeof(U) + (HasValues ? sizeof(W) : 0);
+  const int top_bits = msd::split_bits_for(n, element_bytes, r.end_bit - r.begin_bit);
+  const int shift = r.end_bit - top_bits;
+  const std::int64_t cap = msd::bucket_capacity(n, top_bits);
+  const std::vector<msd::digit_of<U>> passes = msd::local_passes<U>(r, shift);
+
+  const std::size_t scratch = 2 * std::size_t(cap) * std::size_t(threads);
+  const std::size_t key_bytes = detail::align_up(std::size_t(n) * sizeof(U));
+  const std::size_t value_bytes = HasValues ? detail::align_up(std::size_t(n) * sizeof(W)) : 0;
+  const std::size_t scratch_key_bytes = detail::align_up(scratch * sizeof(U));
+  const std::size_t scratch_value_bytes = HasValues ? scratch * sizeof(W) : 0;
+  msd::split_result split;
+  {
+    detail::temp_memory temp(ctx, ws, key_bytes + value_bytes + scratch_key_bytes + scratch_value_bytes);
+    unsigned char* base = temp.as<unsigned char>();
+    U* temp_k = reinterpret_cast<U*>(base);
+    W* temp_v = HasValues ? reinterpret_cast<W*>(base + key_bytes) : nullptr;
+    U* scratch_k = reinterpret_cast<U*>(base + key_bytes + value_bytes);
+    W* scratch_v = HasValues ? reinterpret_cast<W*>(base + key_bytes + value_bytes + scratch_key_bytes) : nullptr;
+    split = msd::split<U, W, HasValues>(keys, values, temp_k, temp_v, n, threads, 1 << top_bits,
+                                        msd::make_digit<U>(r, shift, top_bits));
+    if (split.moved) {
+      const std::vector<int> large = msd::sort_buckets<U, W, HasValues>(
+          temp_k, temp_v, keys, values, split.bounds, passes, cap, scratch_k, scratch_v, threads);
+      for (int d : large) {  // back in place, then the parallel LSD passes over the low bits
+        const std::int64_t s = split.bounds[std::size_t(d)], m = split.bounds[std::size_t(d) + 1] - s;
+        parallel_for(ctx, m, [&](std::int64_t i) {
+          keys[s + i] = temp_k[s + i];
+          if constexpr (HasValues) values[s + i] = temp_v[s + i];
+        });
+        if (shift == r.begin_bit) continue;
+        detail::sort_request part = r;
+        part.n = m;
+        part.end_bit = shift;
+        lsd_sort(ctx, part, keys + s, HasValues ? values + s : nullptr, nullptr);
+      }
+      return;
+    }
+  }
+  // Every key has the same top digit: the LSD passes skip it and sort by the rest.
+  lsd_sort(ctx, r, keys, values, ws);
+}
+
 }  // namespace
 
 void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace* ws) {
+  detail::with_words(r, [&](auto* keys, auto* values) {
+    using U = std::remove_pointer_t<decltype(keys)>;
+    using W = std::remove_pointer_t<decltype(values)>;
+    if (r.n < msd::split_cutoff) lsd_sort(ctx, r, keys, values, ws);
+    else if (values) split_sort<U, W, true>(ctx, r, keys, values, ws);
+    else split_sort<U, W, false>(ctx, r, keys, values, ws);
+  });
+}
+
+void radix_sort_lsd_passes(const context& ctx, const detail::sort_request& r, workspace* ws) {
   detail::with_words(r, [&](auto* keys, auto* values) { lsd_sort(ctx, r, keys, values, ws); });
 }
 

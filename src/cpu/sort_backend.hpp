@@ -9,8 +9,13 @@
 
 namespace parprim::cpu_backend {
 
-// Parallel LSD radix sort with 8-bit digits (per-thread histograms, prefix, stable scatter).
+// The stable radix sort: large inputs split by their top digit into cache-sized buckets that
+// are sorted in cache by LSD passes; small ones by parallel LSD passes over the whole array.
 void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace* ws);
+
+// The parallel LSD passes over the whole array alone, whatever the size (8-bit digits,
+// fused histogram, write-combined stable scatter).
+void radix_sort_lsd_passes(const context& ctx, const detail::sort_request& r, workspace* ws);
 
 // The course's 1-bit split radix sort (e, f, totalFalses, t, d), one split per bit.
 void radix_sort_split_1bit(const context& ctx, const detail::sort_request& r, workspace* ws);
