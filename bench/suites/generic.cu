@@ -5,6 +5,7 @@
 //     functor that the library knows nothing about (so reduce takes its ordered layout);
 //   stats reduce: {min, max, sum} of f32 in one pass (transform_reduce), as % of copy
 //     bandwidth counting only the bytes read.
+// A second table (generic_runs.cu) covers by-key, unique, segmented, merge and lower_bound.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -14,6 +15,9 @@
 #include "parprim/parprim.hpp"
 
 namespace parprim::bench {
+
+void run_generic_runs(session& s, std::int64_t n);  // generic_runs.cu
+
 namespace {
 
 template <class T>
@@ -79,8 +83,8 @@ void pair_rows(session& s, table& t, std::int64_t n) {
          s.time_ms([&] { exclusive_scan<T>(s.ctx(), in, out, T(0), op::plus,
                                            scan_algorithm::decoupled_lookback, &ws); }),
          s.time_ms([&] { exclusive_scan(s.ctx(), in.view(), out.view(), T(0), user_plus<T>{}, &ws); }));
-  // random_data: integers over their range, floats in [-1, 1): about half selected.
-  const T limit = std::is_floating_point_v<T> ? T(0) : T(std::numeric_limits<T>::max() / 2);
+  // random_data: integers over their range, floats in [0, 1): about half selected.
+  const T limit = std::is_floating_point_v<T> ? T(0.5) : T(std::numeric_limits<T>::max() / 2);
   report("copy_if", 1.5 * bytes,
          s.time_ms([&] { copy_if_into<T>(s.ctx(), in, out, count, predicate<T>{compare::less, limit}, &ws); }),
          s.time_ms([&] { copy_if_into(s.ctx(), in.view(), out.view(), count.view(), user_less<T>{limit}, &ws); }));
@@ -112,11 +116,14 @@ void run_generic(session& s) {
   t.add({"{min,max,sum} reduce", "f32", "-", fmt(ms, 4), "-",
          fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 1)});
   t.print();
+  run_generic_runs(s, n);
 }
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("generic", "generic functors vs precompiled: reduce, scan, copy_if; {min,max,sum}",
+PARPRIM_BENCH_SUITE("generic",
+                    "generic functors vs precompiled: reduce, scan, copy_if; {min,max,sum}; by key, "
+                    "unique, segmented (and 2x2 matrix products), merge, lower_bound",
                     25, run_generic);
 
 }  // namespace parprim::bench
