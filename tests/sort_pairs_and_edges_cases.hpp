@@ -7,9 +7,10 @@ void pairs_some_sizes(const context& ctx, sort_algorithm alg, std::uint64_t seed
   const std::int64_t large = capped(alg == sort_algorithm::split_1bit ? 4097 : 65537);
   std::vector<std::int64_t> sizes = {0, 1, 33, 3840, 3841, large};
   if (alg == sort_algorithm::onesweep) {  // the last tile one key short, and one key over
-    const auto edges = onesweep_tile_edges();
-    sizes.push_back(edges[0]);
-    sizes.push_back(edges[6]);
+    using t = cuda_tuning::onesweep_tuning;
+    const std::int64_t tile = sizeof(K) == 8 || sizeof(V) == 8 ? t::wide_tile::keys : t::pairs_tile::keys;
+    sizes.push_back(tile - 1);
+    sizes.push_back(tile + 1);
   }
   for (std::int64_t n : sizes)
     for (sort_order o : {sort_order::ascending, sort_order::descending})

@@ -198,12 +198,13 @@ void check_sort(const context& ctx, sort_algorithm alg, std::int64_t n, const so
   }
 }
 
-// The GPU Onesweep tiles of the tuning in force (4-byte keys, 4-byte pairs, 8-byte words),
-// whatever the shape.
+// The GPU Onesweep tiles of the tuning in force (2- and 4-byte keys, 1-byte keys, 4-byte
+// pairs, 8-byte words), whatever the shape.
 std::vector<std::int64_t> onesweep_tile_edges() {
   using t = cuda_tuning::onesweep_tuning;
   std::vector<std::int64_t> v;
-  for (std::int64_t tile : {t::keys_tile::keys, t::pairs_tile::keys, t::wide_tile::keys})
+  for (std::int64_t tile :
+       {t::keys_tile::keys, t::byte_keys_tile::keys, t::pairs_tile::keys, t::wide_tile::keys})
     for (std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) v.push_back(n);
   return v;
 }

@@ -17,29 +17,23 @@ ORIG=/tmp/sortperf_tuning.orig
 cp "$H" "$ORIG"
 trap 'cp "$ORIG" "$H"' EXIT
 
+# A variant sets tile shapes (name=threads,keys,min_blocks) and/or plain constants (name=value)
+# of onesweep_tuning.
 declare -A VARIANTS=(
-  [lean256]="threads=256"
-  [lean384]="threads=384 items=20 items_wide=12 min_blocks=2"
-  [lean512]="threads=512 items=15 items_wide=10 min_blocks=2"
-  [lean256x20]="threads=256 items=20 items_wide=12 min_blocks=3"
-  [asm]="rank_ordered_asm=true"
-  [i26]="items=26"
+  [k23]="keys_tile=384,23,2"
+  [k28]="keys_tile=384,28,2"
+  [k512]="keys_tile=512,18,2"
+  [p20]="pairs_tile=384,20,2"
+  [p26]="pairs_tile=384,26,2"
+  [w14]="wide_tile=384,14,2"
+  [w26]="wide_tile=384,26,1"
   [sk4k]="temp_values_skew=4352"
   [sk1m]="temp_values_skew=1049344"
   [h8]="histogram_blocks_per_sm=8"
   [hi32]="histogram_items=32"
-  [w20m1]="items_wide=20 min_blocks=1"
-  [w23m1]="items_wide=23 min_blocks=1"
-  [i28]="items=28"
-  [i23]="items=23"
-  [any23]="rank_match_any=true items=23"
-  [w16]="items_wide=16"
-  [w20]="items_wide=20"
-  [w23]="items_wide=23"
-  [any23w20]="rank_match_any=true items=23 items_wide=20"
 )
 LIST=("$@")
-[ ${#LIST[@]} -eq 0 ] && LIST=(lean384 lean256x20 lean384h)
+[ ${#LIST[@]} -eq 0 ] && LIST=(k28 p20 w14)
 
 build() { cmake --build "$BUILD" --target parprim_cli test_sort test_sort_segments >/tmp/sortperf_build.log 2>&1; }
 tests() {
@@ -69,8 +63,15 @@ for v in "${LIST[@]}"; do
   ok=1
   for p in $kv; do
     k=${p%%=*} val=${p#*=}
-    sed -i -E "/struct onesweep_tuning/,/^};/ s/(static constexpr (bool|int) $k = )[^;]+;/\1$val;/" "$H"
-    sed -n '/struct onesweep_tuning/,/^};/p' "$H" | grep -q "static constexpr [a-z]* $k = $val;" ||
+    if [[ $k == *_tile ]]; then
+      val="onesweep_tile<${val//,/, }>"
+      sed -i -E "/struct onesweep_tuning/,/^};/ s/(using $k = )[^;]+;/\1$val;/" "$H"
+      want="using $k = $val;"
+    else
+      sed -i -E "/struct onesweep_tuning/,/^};/ s/(static constexpr (bool|int) $k = )[^;]+;/\1$val;/" "$H"
+      want="$k = $val;"
+    fi
+    sed -n '/struct onesweep_tuning/,/^};/p' "$H" | grep -qF "$want" ||
       { echo "$v: pattern for $k did not match"; ok=0; }
   done
   [ $ok = 1 ] || continue

@@ -79,6 +79,7 @@ void check_segmented(std::int64_t n, std::int64_t tiles_per_segment, std::uint64
 
 using tuning = cuda_tuning::onesweep_tuning;
 constexpr std::int64_t narrow_tile = tuning::pairs_tile::keys;  // the 4-byte cases are mostly pairs
+constexpr std::int64_t keys_tile = tuning::keys_tile::keys;
 constexpr std::int64_t wide_tile = tuning::wide_tile::keys;
 
 TEST(CudaSortSegments, PairsOf24BitKeysLikeTheHugeTest) {
@@ -97,8 +98,8 @@ TEST(CudaSortSegments, EveryKeyKindAndValueWidth) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   const std::uint64_t all = ~std::uint64_t(0);
   for (std::int64_t tps : {1, 3}) {
-    const std::int64_t n4 = 9 * narrow_tile + 1, n8 = 9 * wide_tile + 1;
-    check_segmented<std::uint32_t, void>(n4, tps, all, false, seed + 1);
+    const std::int64_t n4 = 9 * narrow_tile + 1, n8 = 9 * wide_tile + 1, k4 = 9 * keys_tile + 1;
+    check_segmented<std::uint32_t, void>(k4, tps, all, false, seed + 1);
     check_segmented<std::int32_t, std::uint64_t>(n8, tps, all, true, seed + 2);
     check_segmented<float, std::uint32_t>(n4, tps, all, false, seed + 3);
     check_segmented<std::uint64_t, void>(n8, tps, all, false, seed + 4);
@@ -108,7 +109,7 @@ TEST(CudaSortSegments, EveryKeyKindAndValueWidth) {
     // all 16 bits take the counting sort instead: radix_sort_counting.cuh).
     check_segmented<std::int8_t, std::uint32_t>(n4, tps, all, true, seed + 7);
     check_segmented<f16, std::uint64_t>(n8, tps, all, false, seed + 8);
-    check_segmented<std::uint16_t, void>(n4, tps, all, true, seed + 9);
+    check_segmented<std::uint16_t, void>(k4, tps, all, true, seed + 9);
   }
 }
 

@@ -26,8 +26,8 @@
 //
 // The body lives in four headers: radix_sort_common.cuh (tile shapes, control block,
 // look-back and segment chaining), radix_sort_histogram.cuh (kernels 1 and 2),
-// radix_sort_pass.cuh (kernels 3 and 4) and radix_sort_launch.cuh (the host side, templated
-// on the pass kernel's tile); this file picks the instantiation for the key and value widths.
+// radix_sort_pass.cuh (kernels 3 and 4) and radix_sort_launch.cuh (the host side); this
+// file picks the instantiation for the key and value widths.
 #include <cstdint>
 
 #include "cuda/kernels/radix_sort_launch.cuh"

@@ -36,11 +36,13 @@ constexpr unsigned state_aggregate = 1u;
 constexpr std::int64_t max_chain_keys = (std::int64_t(1) << 30) - 1;
 
 // The tuned tile of each (key, value) width: 8-byte keys or values take the wide tile
-// (registers, shared memory); 1- and 2-byte keys take the 4-byte tiles.
+// (registers, shared memory); 1- and 2-byte keys take the 4-byte tiles, except 1-byte keys
+// alone (they spill at the 4-byte keys' tile).
 template <class U, class W, bool HasValues>
-using default_tile =
-    std::conditional_t<sizeof(U) == 8 || (HasValues && sizeof(W) == 8), tuning::wide_tile,
-                       std::conditional_t<HasValues, tuning::pairs_tile, tuning::keys_tile>>;
+using default_tile = std::conditional_t<
+    sizeof(U) == 8 || (HasValues && sizeof(W) == 8), tuning::wide_tile,
+    std::conditional_t<HasValues, tuning::pairs_tile,
+                       std::conditional_t<sizeof(U) == 1, tuning::byte_keys_tile, tuning::keys_tile>>>;
 
 // The tile of one pass-kernel instantiation (Tile: a cuda_tuning::onesweep_tile).
 template <class U, class W, bool HasValues, class Tile>

@@ -54,11 +54,11 @@ inline void counting_sort_16(const context& ctx, const detail::sort_request& r, 
 }
 
 // tiles_per_segment: 0 for the largest segments the look-back words allow; tests ask for
-// smaller ones to reach the multi-segment path with small inputs. Tile: the pass kernel's
-// shape (a cuda_tuning::onesweep_tile); the library runs the tuned one.
-template <class U, class W, bool HasValues, class Tile = default_tile<U, W, HasValues>>
+// smaller ones to reach the multi-segment path with small inputs.
+template <class U, class W, bool HasValues>
 void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace* ws,
                    std::int64_t tiles_per_segment) {
+  using Tile = default_tile<U, W, HasValues>;
   using shape = pass_shape<U, W, HasValues, Tile>;
   const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
   use_device(ctx, who);

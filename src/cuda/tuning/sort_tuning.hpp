@@ -25,11 +25,24 @@ struct onesweep_tile {
 struct onesweep_tuning {
   static constexpr int radix_bits = 8;
   static constexpr int radix = 1 << radix_bits;
-  // Measured on H100 (bench/results/2026-11-21-h100-experiments.md): 384 x 23 beat 384 x 20
-  // for 4-byte keys and pairs; 26 keys helped keys only (3.225 vs 3.273 ms) and cost pairs 9%.
-  using keys_tile = onesweep_tile<384, 23, 2>;   // 4-byte keys, keys only
-  using pairs_tile = onesweep_tile<384, 23, 2>;  // 4-byte keys with 4-byte values
-  using wide_tile = onesweep_tile<384, 12, 2>;   // 8-byte keys or values
+  // Tile shapes measured on the H100 (2026-11-22) against CUB DeviceRadixSort in one process
+  // on the same buffers, uniform keys, 2^27 keys, median of 25 rounds, every output identical
+  // to CUB's (`sort_sweep`, built with -DPARPRIM_SORT_SWEEP=ON up to commit 7be3858; table in
+  // bench/results/2026-11-22-h100-sort-sweep.md). CUB ms / ours, above 1 is faster:
+  //   u32 keys      384 x 26 @2 1.022x (2^28: 1.024x), 384 x 23 @2 0.971x, 512 x 18 @2 0.978x,
+  //                 256 x 23 @3 0.941x, 384 x 19 @2 (CUB's) 0.910x
+  //   u32/u32 pairs 384 x 23 @2 1.005x, 384 x 20 @2 0.986x, 384 x 17 @2 (CUB's) 0.960x,
+  //                 256 x 23 @3 0.852x
+  //   u64 keys      384 x 30 @1 1.021x (168 registers, 94 KB shared), 384 x 14 @2 1.003x,
+  //                 512 x 20 @1 0.984x, 384 x 12 @2 0.946x, 384 x 22 @1 0.920x
+  // 8-byte values take the wide tile too, unmeasured (no spills at 384 x 30 @1: 130-168
+  // registers, at most 188480 bytes of shared memory with u64/u64). 1-byte keys alone spill
+  // 48 bytes at 384 x 26 and keep 384 x 23. Registers, spills and shared memory of every pass
+  // kernel: nvcc -Xptxas -v on radix_sort.cu.
+  using keys_tile = onesweep_tile<384, 26, 2>;       // 2- and 4-byte keys, keys only
+  using byte_keys_tile = onesweep_tile<384, 23, 2>;  // 1-byte keys, keys only
+  using pairs_tile = onesweep_tile<384, 23, 2>;      // 1- to 4-byte keys with 4-byte values
+  using wide_tile = onesweep_tile<384, 30, 1>;       // 8-byte keys or values
   // Bytes between the end of the temporary keys and the temporary values (a multiple of 256).
   // With the values right after the keys (n * 4 bytes apart), the passes of a u32/u32 sort that
   // read the temporary copies ran 12% slower than the others on the H100; 1 MiB + 256 bytes
