@@ -326,9 +326,10 @@ std::int64_t unique_heads(const context& ctx, const runs_io<K, V>& io, Eq eq, wo
   const std::size_t bytes = lookback_scratch_bytes<lt, K>(io.n);
   parprim::detail::temp_memory scratch(ctx, ws, bytes + sizeof(std::int64_t));
   auto* run_count = reinterpret_cast<std::int64_t*>(scratch.as<unsigned char>() + bytes);
-  lookback_pass<lt, false>(ctx, stream_of(ctx), span<const K>(io.keys, io.n),
-                           span<K>(io.keys_out, io.capacity), run_heads<V, Eq>{eq, io.values, io.values_out},
-                           run_count, scratch.get(), who);
+  lookback_pass_with_scratch<lt, false>(ctx, stream_of(ctx), span<const K>(io.keys, io.n),
+                                        span<K>(io.keys_out, io.capacity),
+                                        run_heads<V, Eq>{eq, io.values, io.values_out},
+                                        run_count, scratch.get(), who);
   std::int64_t runs = 0;
   ctx.copy_to_host(&runs, run_count, sizeof(runs));
   return runs;

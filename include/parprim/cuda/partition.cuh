@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/partition_count_place.cuh"
@@ -32,10 +33,12 @@ std::size_t lookback_scratch_bytes(std::int64_t n) {
 
 // copy_if, unique or the reversed partition: one look-back pass over in (n > 0) in the
 // launch shape of Tuning; selected elements go to out below out.size() (the compaction) and
-// the last tile writes the count. `scratch` holds lookback_scratch_bytes, zeroed here.
+// the last tile writes the count (where count_device is set). `scratch` holds
+// lookback_scratch_bytes, zeroed here.
 template <class Tuning, bool Partition, class T, class Pred>
-void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
-                   Pred pred, std::int64_t* count_device, void* scratch, const char* who) {
+void lookback_pass_with_scratch(const context& ctx, cudaStream_t stream, span<const T> in,
+                                span<T> out, Pred pred, std::int64_t* count_device,
+                                void* scratch, const char* who) {
   using shape = select_shape<T, Tuning::threads, Tuning::items>;
   const std::int64_t tiles = ceil_div(in.size(), shape::tile);
   const std::size_t bytes = lookback_scratch_bytes<Tuning, T>(in.size());
@@ -56,6 +59,18 @@ void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, sp
                          Tuning::fold_in_shared, Partition>
       <<<a.tiles, Tuning::threads, 0, stream>>>(a, Tuning::spin_sleep_ns);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+// copy_if or the reversed partition in their own launch shapes, scratch from ws (or the
+// context's allocator).
+template <bool Partition, class T, class Pred>
+void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
+                   Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
+  using lt = std::conditional_t<Partition, cuda_tuning::unstable_partition_tuning<sizeof(T)>,
+                                cuda_tuning::select_lookback_tuning<sizeof(T)>>;
+  detail::temp_memory scratch(ctx, ws, lookback_scratch_bytes<lt, T>(in.size()));
+  lookback_pass_with_scratch<lt, Partition>(ctx, stream, in, out, pred, count_device,
+                                            scratch.get(), who);
 }
 
 // Stable partition: count pass, place pass, over G chunks of whole tiles.
@@ -97,18 +112,12 @@ void select(const context& ctx, span<const T> in, span<T> out, Pred pred,
     return;
   }
   switch (mode) {
-    case detail::select_mode::compact: {
-      using lt = cuda_tuning::select_lookback_tuning<sizeof(T)>;
-      detail::temp_memory scratch(ctx, ws, lookback_scratch_bytes<lt, T>(in.size()));
-      return lookback_pass<lt, false>(ctx, stream, in, out, pred, count_device, scratch.get(), who);
-    }
+    case detail::select_mode::compact:
+      return lookback_pass<false>(ctx, stream, in, out, pred, count_device, ws, who);
     case detail::select_mode::stable_partition:
       return count_place(ctx, stream, in, out, pred, count_device, ws, who);
-    case detail::select_mode::reversed_partition: {
-      using lt = cuda_tuning::unstable_partition_tuning<sizeof(T)>;
-      detail::temp_memory scratch(ctx, ws, lookback_scratch_bytes<lt, T>(in.size()));
-      return lookback_pass<lt, true>(ctx, stream, in, out, pred, count_device, scratch.get(), who);
-    }
+    case detail::select_mode::reversed_partition:
+      return lookback_pass<true>(ctx, stream, in, out, pred, count_device, ws, who);
   }
 }
 
