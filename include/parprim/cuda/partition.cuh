@@ -42,7 +42,8 @@ void lookback_pass_with_scratch(const context& ctx, cudaStream_t stream, span<co
   using shape = select_shape<T, Tuning::threads, Tuning::items>;
   const std::int64_t tiles = ceil_div(in.size(), shape::tile);
   const std::size_t bytes = lookback_scratch_bytes<Tuning, T>(in.size());
-  const std::size_t status_bytes = bytes - 256;
+  auto* const counter =  // the last 256 bytes
+      reinterpret_cast<unsigned*>(static_cast<unsigned char*>(scratch) + bytes - 256);
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(scratch, 0, bytes, stream));
   // Every member named: a caller's predicate (a lambda) has no default constructor.
   const select_args<T, Pred> a{in.data(),
@@ -51,7 +52,7 @@ void lookback_pass_with_scratch(const context& ctx, cudaStream_t stream, span<co
                                out.size(),
                                pred,
                                cuda_prim::tile_count_status::bind(scratch, tiles),
-                               reinterpret_cast<unsigned*>(static_cast<unsigned char*>(scratch) + status_bytes),
+                               counter,
                                count_device,
                                unsigned(tiles),
                                cuda_prim::aligned16(in.data())};

@@ -91,7 +91,8 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
     select_lookback_kernel(select_args<T, Pred> a, unsigned sleep_ns) {
   constexpr int threads = Shape::threads, vec = Shape::vec, tile_size = Shape::tile;
   // The stage; unique_by_key stages the heads' tile positions (ints) there afterwards.
-  constexpr int stage_size = is_run_heads<Pred> && sizeof(T) < sizeof(int) ? sizeof(int) : sizeof(T);
+  constexpr int stage_size =
+      is_run_heads<Pred> && sizeof(T) < sizeof(int) ? sizeof(int) : sizeof(T);
   __shared__ alignas(16) unsigned char s_stage_bytes[tile_size * stage_size];
   T* const s_stage = reinterpret_cast<T*>(s_stage_bytes);
   __shared__ int s_warp_total[Shape::warps];

@@ -119,8 +119,8 @@ __device__ __forceinline__ unsigned heads_mask(const tile_regs<K, Shape>& r, int
   K rotated{};  // lane 0: the key before its row
   if (lane == 0 && !warp_at_input_start && mine < count) rotated = tile_keys[mine - 1];
   // Elements past the tile's end are never heads. Their bits are cleared per row at the end
-  // (an element-wise check kept 32 more values live and spilled 64 bytes at 64 registers,
-  // ptxas sm_90, 4-byte keys).
+  // (eq also sees the value-initialized keys that pad a partial tile; an element-wise check
+  // kept 32 more values live and spilled 64 bytes at 64 registers, ptxas sm_90, 4-byte keys).
   unsigned differs = 0, valid = 0;
 #pragma unroll
   for (int k = 0; k < Shape::rows; ++k) {
