@@ -22,8 +22,9 @@ struct by_key_tuning {
   // are capped at 65536 / (threads * min_blocks_per_sm), 80 for 3 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
   // head mask and its run state), so what remains is the look-back warps' windows. ptxas
-  // (sm_90), with the count and the carry looked back apart: 66 registers for unique, 71 for
-  // the scans, 74-75 for reduce_by_key, all six types, no spills. With 4 blocks (64
+  // (sm_90), with the count and the carry looked back apart: 68-74 registers for the scans
+  // and reduce_by_key (op::plus at compile time, min/max chosen at run time; 71-75 when every
+  // op was chosen at run time), all six types, no spills. With 4 blocks (64
   // registers) the earlier single run-state look-back spilled 36-238 bytes unless its window
   // shrank to 64 tiles. With 128 registers and the elements held in registers, 2 blocks per
   // SM left the kernel latency-bound on the H100: unique of 2^24 u32 took 365 us at 9.6% of
