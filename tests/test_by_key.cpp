@@ -52,10 +52,11 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 std::vector<std::int64_t> sizes(const context& ctx) {
   std::vector<std::int64_t> out;
   // CUDA tiles: 3840 elements (256 threads x 15) for 4-byte keys and values, 2304 (x 9) when
-  // either is 8 bytes; 65536 = one CPU block (300'007: several). On CUDA, 600'011 is past the
-  // look-back's window of 128 tiles of 3840 (the CPU has no such window: CI time saved).
-  for (std::int64_t n : {0, 1, 2, 33, 257, 2303, 2304, 2305, 3839, 3840, 3841, 4609, 7681, 65535,
-                         65537, 300'007})
+  // either is 8 bytes; unique's: 8192 4-byte keys, 4096 8-byte ones; 65536 = one CPU block
+  // (300'007: several). On CUDA, 600'011 is past the look-back's window of 128 tiles of 3840
+  // (and unique's of 64 tiles of 8192; the CPU has no such window: CI time saved).
+  for (std::int64_t n : {0, 1, 2, 33, 257, 2303, 2304, 2305, 3839, 3840, 3841, 4095, 4096, 4097,
+                         4609, 7681, 8191, 8192, 8193, 65535, 65537, 300'007})
     if (n <= testing::max_test_size()) out.push_back(n);
   if (ctx.kind() == backend::cuda && 600'011 <= testing::max_test_size()) out.push_back(600'011);
   return out;

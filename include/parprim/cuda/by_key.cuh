@@ -3,6 +3,9 @@
 // pass with decoupled look-back (Merrill & Garland, NVR-2016-002). Every key and value is
 // read once and every output written once. The precompiled entry points
 // (src/cuda/kernels/by_key.cu, unique.cu) are this code instantiated for the six types.
+// unique and its variants are a compaction of the run heads: they run copy_if's kernel
+// (detail/select_lookback.cuh) with the heads as its selection (unique_heads()); the rest of this
+// file is the kernel of the folding kinds, reduce and scan.
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
 // segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
@@ -22,8 +25,8 @@
 //      state stay live through phases 3 and 4 (the tile stays in shared memory), which keeps
 //      the kernel under its register cap;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
-//      the run count (reduce, heads) while warp 1 looks back for the value carry (reduce; the
-//      scans do it in warp 0); the last tile leaves the run count in device memory;
+//      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
+//      warp 0); the last tile leaves the run count in device memory;
 //   5. each thread walks its elements again from its prefix, reading them from shared memory.
 //      Per-run outputs are staged in shared memory at their rank within the tile (after a
 //      barrier: the elements are read first), then stored contiguously (coalesced) at
@@ -41,6 +44,7 @@
 #include <type_traits>
 
 #include "parprim/cuda/by_key_prefix.cuh"
+#include "parprim/cuda/partition.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
@@ -148,21 +152,19 @@ __device__ __forceinline__ void store_from_shared(T* dst, const T* src, int coun
   for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
 }
 
-// Phase 5's copy of the staged per-run outputs to their places: keys of the tile's runs at
-// [first_run, first_run + heads); values at [first_run + shift, ...), one more for the last
-// tile of a reduction (the final run's fold); slots below 0 or at or past io.capacity skipped.
-template <runs_kind Kind, class K, class V, class Storage, class Shape>
+// Phase 5's copy of the reduction's staged per-run outputs to their places: keys of the
+// tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
+// the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped.
+template <class K, class V, class Storage, class Shape>
 __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
                                            std::int64_t first_run, int heads, bool last_tile) {
   if (io.keys_out)
     for (int l = threadIdx.x; l < heads; l += Shape::threads)
       if (first_run + l < io.capacity) io.keys_out[first_run + l] = s.keys[l];
-  const bool values = io.values_out && (Kind == runs_kind::reduce || io.values);
-  if (!values) return;
-  const int shift = Kind == runs_kind::reduce ? -1 : 0;
-  const int slots = heads + (Kind == runs_kind::reduce && last_tile ? 1 : 0);
+  if (!io.values_out) return;
+  const int slots = heads + (last_tile ? 1 : 0);
   for (int l = threadIdx.x; l < slots; l += Shape::threads) {
-    const std::int64_t r = first_run + shift + l;
+    const std::int64_t r = first_run - 1 + l;
     if (r >= 0 && r < io.capacity) io.values_out[r] = s.values[l];
   }
 }
@@ -184,25 +186,23 @@ __device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, i
   }
 }
 
-// Phase 5 of the reduce and heads kinds: a run's outputs are staged at its rank within the
-// tile, which may lie among the elements of an earlier thread that has not read them yet.
-// So each thread first reads its elements into registers (only now, not across the block
-// scan and the look-back), and stages after a barrier.
-template <runs_kind Kind, class K, class V, class Op, class Storage, class Shape>
+// Phase 5 of the reduction: a run's outputs are staged at its rank within the tile, which
+// may lie among the elements of an earlier thread that has not read them yet. So each thread
+// first reads its elements into registers (only now, not across the block scan and the
+// look-back), and stages after a barrier.
+template <class K, class V, class Op, class Storage, class Shape>
 __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
                                            std::int64_t base, int first, int count,
                                            std::uint32_t head_mask, std::int64_t first_run,
                                            run_state<V> run, const Op& op) {
   constexpr int I = Shape::items;
-  const bool read_values = Kind == runs_kind::reduce || io.values;
   K k[I];
   V v[I];
 #pragma unroll
   for (int j = 0; j < I; ++j) {
     if (first + j >= count) continue;
     if (io.keys_out) k[j] = s.keys[first + j];
-    if (read_values)
-      v[j] = element_value<Kind>(io, s.values, first + j, (head_mask >> j) & 1u, op);
+    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, (head_mask >> j) & 1u, op);
   }
   __syncthreads();
 #pragma unroll
@@ -210,20 +210,12 @@ __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
     if (first + j >= count) continue;
     const bool head = (head_mask >> j) & 1u;
     const int local = int(run.heads - first_run);  // rank of this run's head in the tile
-    if constexpr (Kind == runs_kind::heads) {
-      if (head) {
-        if (io.keys_out) s.keys[local] = k[j];
-        if (io.values) s.values[local] = v[j];
-        ++run.heads;
-      }
-    } else {
-      if (head) {
-        if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
-        if (io.keys_out) s.keys[local] = k[j];
-      }
-      parprim::detail::fold_element(run, head, v[j], op);
-      if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
+    if (head) {
+      if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
+      if (io.keys_out) s.keys[local] = k[j];
     }
+    parprim::detail::fold_element(run, head, v[j], op);
+    if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
   }
 }
 
@@ -267,13 +259,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
         const bool head = (j == 0 && at_start) || !eq(previous, key);
         previous = key;
         head_mask |= head ? 1u << j : 0u;
-        if constexpr (Kind == runs_kind::heads) {
-          mine.heads += head ? 1 : 0;
-          mine.valid = 1;
-        } else {
-          parprim::detail::fold_element(
-              mine, head, element_value<Kind>(io, s.values, first + j, head, op), op);
-        }
+        parprim::detail::fold_element(
+            mine, head, element_value<Kind>(io, s.values, first + j, head, op), op);
       }
     }
   }
@@ -292,7 +279,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
       resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads, counts, run_count, sleep_ns);
     else
       resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
-  } else if (carries_values<Kind> && warp == carry_warp<Kind>) {
+  } else if (warp == carry_warp<Kind>) {
     constexpr int warps = Shape::threads / cuda_prim::warp_size;
     const int lane = cuda_prim::lane_id();
     const state own = s.scan.warp_total[lane < warps ? lane : warps - 1];
@@ -300,13 +287,13 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
   }
   __syncthreads();
-  if (Kind != runs_kind::scan && !io.keys_out && !io.values_out) return;  // unique_count
+  if (Kind == runs_kind::reduce && !io.keys_out && !io.values_out) return;  // the count only
 
   // ---- Phase 5: walk again from this thread's prefix; stage the outputs, store them.
   state tile_prefix = sop_t::identity();
   if (tile > 0) {
     tile_prefix.heads = counts_runs<Kind> ? s.first_run : 0;
-    if constexpr (carries_values<Kind>) tile_prefix.value = s.carry;
+    tile_prefix.value = s.carry;
     tile_prefix.valid = 1;
   }
   const std::int64_t first_run = tile_prefix.heads;
@@ -321,27 +308,45 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     __syncthreads();
     store_from_shared<V, Shape>(io.values_out + base, s.values, count);
   } else {
-    stage_runs<Kind, K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask,
-                                                   first_run, run, op);
+    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, first_run,
+                                             run, op);
     __syncthreads();
-    store_runs<Kind, K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads),
-                                               tile == num_tiles - 1);
+    store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads),
+                                         tile == num_tiles - 1);
   }
 }
 
-// Launches the kernel (one block per tile, after a cudaMemsetAsync of the tile counter, the
-// run count and the tile status slots it needs); returns the run count, read back to the
-// host, except for the scans (stream-ordered: -1). io.n > 0.
+// unique, unique_by_key, unique_count: copy_if's single-pass compaction (one 64-bit count
+// look-back, 32 KiB tiles of keys held in registers) selecting the run heads; returns the
+// run count, read back to the host. io.n > 0.
+template <class K, class V, class Eq>
+std::int64_t unique_heads(const context& ctx, const runs_io<K, V>& io, Eq eq, workspace* ws,
+                   const char* who) {
+  using lt = cuda_tuning::heads_tuning<int(sizeof(K))>;
+  const std::size_t bytes = lookback_scratch_bytes<lt, K>(io.n);
+  parprim::detail::temp_memory scratch(ctx, ws, bytes + sizeof(std::int64_t));
+  auto* run_count = reinterpret_cast<std::int64_t*>(scratch.as<unsigned char>() + bytes);
+  lookback_pass_with_scratch<lt, false>(ctx, stream_of(ctx), span<const K>(io.keys, io.n),
+                                        span<K>(io.keys_out, io.capacity),
+                                        run_heads<V, Eq>{eq, io.values, io.values_out},
+                                        run_count, scratch.get(), who);
+  std::int64_t runs = 0;
+  ctx.copy_to_host(&runs, run_count, sizeof(runs));
+  return runs;
+}
+
+// Launches the kernel of the folding kinds (one block per tile, after a cudaMemsetAsync of
+// the tile counter, the run count and the tile status slots it needs); returns the run
+// count, read back to the host, except for the scans (stream-ordered: -1). io.n > 0.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
-std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
-                  const char* who) {
+std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op,
+                       workspace* ws, const char* who) {
   static_assert(sizeof(K) <= 64 && sizeof(V) <= 64,
                 "parprim by-key on CUDA: keys and values of at most 64 bytes (the tile is "
                 "staged in shared memory)");
   using sh = shape<K, V>;
   using count_status_t = cuda_prim::tile_count_status;
   using carry_status_t = cuda_prim::tile_status<run_carry<V>>;
-  use_device(ctx, who);
   const std::int64_t tiles = ceil_div(io.n, sh::tile);
   if (tiles > INT_MAX)
     throw error(errc::invalid_argument, std::string("parprim::") + who + " [" + ctx.name() +
@@ -353,7 +358,7 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, wor
   const bool many = num_tiles > 1;
   const std::size_t head_bytes = 256;
   const std::size_t count_bytes = many && counts_runs<Kind> ? count_status_t::bytes(num_tiles) : 0;
-  const std::size_t carry_bytes = many && carries_values<Kind> ? carry_status_t::bytes(num_tiles) : 0;
+  const std::size_t carry_bytes = many ? carry_status_t::bytes(num_tiles) : 0;
   const std::size_t bytes = head_bytes + count_bytes + carry_bytes;
   parprim::detail::temp_memory scratch(ctx, ws, bytes);
   auto* base = static_cast<unsigned char*>(scratch.get());
@@ -371,6 +376,15 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, wor
   std::int64_t runs = 0;
   ctx.copy_to_host(&runs, run_count, sizeof(runs));
   return runs;
+}
+
+// Any kind: unique_heads() for the heads, fold_runs() for the others.
+template <runs_kind Kind, class K, class V, class Eq, class Op>
+std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
+                  const char* who) {
+  use_device(ctx, who);
+  if constexpr (Kind == runs_kind::heads) return unique_heads(ctx, io, eq, ws, who);
+  else return fold_runs<Kind>(ctx, io, eq, op, ws, who);
 }
 
 }  // namespace parprim::cuda_kernels::by_key

@@ -1,6 +1,6 @@
 // The prefix of one tile of the by-key kernel (by_key.cuh), in two parts that travel apart,
 // because only one of them needs an ordered chain:
-//   run count  (reduce, heads: a run's output position): an exact integer sum over the
+//   run count  (reduce: a run's output position): an exact integer sum over the
 //              tiles, by the count look-back of copy_if (tile_count_status: count and flag
 //              in one relaxed 64-bit word; any combining order gives the same integer);
 //   value carry (reduce, scan): the fold of the run open at the tile's start,
@@ -87,11 +87,10 @@ struct status_word<cuda_kernels::by_key::run_carry<V>, std::enable_if_t<(sizeof(
 
 namespace parprim::cuda_kernels::by_key {
 
-// Which look-backs a kind needs.
+// Which look-backs a kind needs: both carry values, only the reduction counts runs (the
+// heads kind runs the compaction kernel instead, by_key.cuh).
 template <runs_kind Kind>
-inline constexpr bool counts_runs = Kind != runs_kind::scan;
-template <runs_kind Kind>
-inline constexpr bool carries_values = Kind != runs_kind::heads;
+inline constexpr bool counts_runs = Kind == runs_kind::reduce;
 // The warp that looks back for the carry: warp 1 when warp 0 counts (both at once), else 0.
 template <runs_kind Kind>
 inline constexpr int carry_warp = counts_runs<Kind> ? 1 : 0;

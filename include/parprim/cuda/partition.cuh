@@ -24,32 +24,54 @@
 
 namespace parprim::cuda_kernels {
 
-// copy_if or the reversed partition: one look-back pass; the last tile writes the count.
+// Scratch of lookback_pass: the tile status words, then the tile counter.
+template <class Tuning, class T>
+std::size_t lookback_scratch_bytes(std::int64_t n) {
+  using shape = select_shape<T, Tuning::threads, Tuning::items>;
+  return detail::align_up(cuda_prim::tile_count_status::bytes(ceil_div(n, shape::tile))) + 256;
+}
+
+// copy_if, unique or the reversed partition: one look-back pass over in (n > 0) in the
+// launch shape of Tuning; selected elements go to out below out.size() (the compaction) and
+// the last tile writes the count (where count_device is set). `scratch` holds
+// lookback_scratch_bytes, zeroed here.
+template <class Tuning, bool Partition, class T, class Pred>
+void lookback_pass_with_scratch(const context& ctx, cudaStream_t stream, span<const T> in,
+                                span<T> out, Pred pred, std::int64_t* count_device,
+                                void* scratch, const char* who) {
+  using shape = select_shape<T, Tuning::threads, Tuning::items>;
+  const std::int64_t tiles = ceil_div(in.size(), shape::tile);
+  const std::size_t bytes = lookback_scratch_bytes<Tuning, T>(in.size());
+  auto* const counter =  // the last 256 bytes
+      reinterpret_cast<unsigned*>(static_cast<unsigned char*>(scratch) + bytes - 256);
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(scratch, 0, bytes, stream));
+  // Every member named: a caller's predicate (a lambda) has no default constructor.
+  const select_args<T, Pred> a{in.data(),
+                               in.size(),
+                               out.data(),
+                               out.size(),
+                               pred,
+                               cuda_prim::tile_count_status::bind(scratch, tiles),
+                               counter,
+                               count_device,
+                               unsigned(tiles),
+                               cuda_prim::aligned16(in.data())};
+  select_lookback_kernel<T, Pred, shape, Tuning::min_blocks, Tuning::lookback_per_lane,
+                         Tuning::fold_in_shared, Partition>
+      <<<a.tiles, Tuning::threads, 0, stream>>>(a, Tuning::spin_sleep_ns);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+// copy_if or the reversed partition in their own launch shapes, scratch from ws (or the
+// context's allocator).
 template <bool Partition, class T, class Pred>
 void lookback_pass(const context& ctx, cudaStream_t stream, span<const T> in, span<T> out,
                    Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
   using lt = std::conditional_t<Partition, cuda_tuning::unstable_partition_tuning<sizeof(T)>,
                                 cuda_tuning::select_lookback_tuning<sizeof(T)>>;
-  using shape = select_shape<T, lt::threads, lt::items>;
-  const std::int64_t tiles = ceil_div(in.size(), shape::tile);
-  // Tile status words, then the tile counter; all zeroed.
-  const std::size_t status_bytes = detail::align_up(cuda_prim::tile_count_status::bytes(tiles));
-  detail::temp_memory temp(ctx, ws, status_bytes + 256);
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(temp.get(), 0, status_bytes + 256, stream));
-  // Every member named: a caller's predicate (a lambda) has no default constructor.
-  const select_args<T, Pred> a{in.data(),
-                               in.size(),
-                               out.data(),
-                               pred,
-                               cuda_prim::tile_count_status::bind(temp.get(), tiles),
-                               reinterpret_cast<unsigned*>(temp.as<unsigned char>() + status_bytes),
-                               count_device,
-                               unsigned(tiles),
-                               cuda_prim::aligned16(in.data())};
-  select_lookback_kernel<T, Pred, shape, lt::min_blocks, lt::lookback_per_lane,
-                         lt::fold_in_shared, Partition>
-      <<<a.tiles, lt::threads, 0, stream>>>(a, lt::spin_sleep_ns);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  detail::temp_memory scratch(ctx, ws, lookback_scratch_bytes<lt, T>(in.size()));
+  lookback_pass_with_scratch<lt, Partition>(ctx, stream, in, out, pred, count_device,
+                                            scratch.get(), who);
 }
 
 // Stable partition: count pass, place pass, over G chunks of whole tiles.

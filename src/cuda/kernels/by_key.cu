@@ -1,7 +1,12 @@
 // Precompiled CUDA dispatch of reduce_by_key, inclusive/exclusive_scan_by_key and
 // run_length_encode: the single-pass body of parprim/cuda/by_key.cuh with == and the
-// library's operators, chosen at run time (one uniform branch per combine) so that each key
-// and value type pair compiles one kernel per kind, not three.
+// library's operators. op::plus, the common case (and run_length_encode's), folds with the
+// compile-time operator; min and max share one kernel per key and value type pair, chosen
+// at run time. Per key type and kind that is 6 min/max kernels and 4 plus kernels (signed
+// integers add as their unsigned type: wrap_add gives the same bits), 80 in all.
+#include <cstring>
+#include <type_traits>
+
 #include "cuda/runs_backend.hpp"
 #include "parprim/by_key.hpp"
 #include "parprim/cuda/by_key.cuh"
@@ -11,22 +16,54 @@
 namespace parprim::cuda_backend {
 
 namespace {
+// min or max, picked per combine by a uniform flag: both are computed and one selected, so
+// the fold stays free of branches.
 template <class V>
-struct runtime_op {
-  op o;
+struct min_or_max {
+  bool min;
   __device__ __forceinline__ V operator()(V a, V b) const {
-    switch (o) {
-      case op::min: return detail::min_op<V>{}(a, b);
-      case op::max: return detail::max_op<V>{}(a, b);
-      default: return detail::plus_op<V>{}(a, b);
-    }
+    const V lo = detail::min_op<V>{}(a, b);
+    const V hi = detail::max_op<V>{}(a, b);
+    return min ? lo : hi;
   }
 };
+
+// The type whose kernel adds values of type V.
+template <class V, bool = std::is_integral_v<V>>
+struct plus_word {
+  using type = V;
+};
+template <class V>
+struct plus_word<V, true> {
+  using type = std::make_unsigned_t<V>;
+};
+template <class V>
+using plus_word_t = typename plus_word<V>::type;
+
+template <class W, class K, class V>
+detail::runs_io<K, W> as_words(const detail::runs_io<K, V>& io) {
+  static_assert(sizeof(W) == sizeof(V), "the same bits");
+  detail::runs_io<K, W> w;
+  w.n = io.n;
+  w.keys = io.keys;
+  w.values = reinterpret_cast<const W*>(io.values);
+  w.keys_out = io.keys_out;
+  w.values_out = reinterpret_cast<W*>(io.values_out);
+  w.capacity = io.capacity;
+  w.inclusive = io.inclusive;
+  std::memcpy(&w.init, &io.init, sizeof(W));
+  return w;
+}
 }  // namespace
 
 template <detail::runs_kind Kind, class K, class V>
 std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op o, workspace* ws) {
-  return cuda_kernels::by_key::runs<Kind>(ctx, io, equal_to{}, runtime_op<V>{o}, ws, "runs_by_key");
+  using W = plus_word_t<V>;
+  if (o == op::plus)
+    return cuda_kernels::by_key::runs<Kind>(ctx, as_words<W>(io), equal_to{}, detail::plus_op<W>{},
+                                            ws, "runs_by_key");
+  return cuda_kernels::by_key::runs<Kind>(ctx, io, equal_to{}, min_or_max<V>{o == op::min}, ws,
+                                          "runs_by_key");
 }
 
 #define PARPRIM_INSTANTIATE_KV(K, V)                                                       \

@@ -1,6 +1,7 @@
-// Precompiled CUDA dispatch of unique, unique_by_key and unique_count: the single-pass body
-// of parprim/cuda/by_key.cuh with ==. Values are only copied, so they travel as u32 or u64
-// words (unique and unique_count pass none).
+// Precompiled CUDA dispatch of unique, unique_by_key and unique_count: the heads kind of
+// parprim/cuda/by_key.cuh (copy_if's single-pass compaction selecting run heads) with ==.
+// Values are only copied, so they travel as u32 or u64 words (unique and unique_count pass
+// none): 8 kernels.
 #include "cuda/runs_backend.hpp"
 #include "parprim/by_key.hpp"
 #include "parprim/cuda/by_key.cuh"

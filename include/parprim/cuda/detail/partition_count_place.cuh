@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
 
     // Rank. The barrier also tells that every thread is done writing out the previous tile
     // from s_stage.
-    const thread_ranks<Shape> t = rank_in_warp<T, Shape>(r, count, a.pred);
+    const thread_ranks<Shape> t = rank_in_warp<Shape>(predicate_mask<T, Shape>(r, count, a.pred));
     const tile_selection ts = select_across_warps(t, s_warp_total);
     const int warp_prefix = ts.warp_prefix, selected = ts.selected;
 

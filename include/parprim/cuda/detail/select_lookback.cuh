@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "parprim/cuda/detail/look_back.cuh"
 #include "parprim/cuda/detail/select_rank.cuh"
@@ -33,12 +34,27 @@
 
 namespace parprim::cuda_kernels {
 
+// The predicate of unique, unique_by_key and unique_count: run heads under eq (heads_mask
+// in select_rank.cuh sees each element's predecessor); the value at each head is copied
+// alongside its key when `values` and `values_out` are set.
+template <class V, class Eq>
+struct run_heads {
+  Eq eq;
+  const V* values;
+  V* values_out;
+};
+template <class Pred>
+inline constexpr bool is_run_heads = false;
+template <class V, class Eq>
+inline constexpr bool is_run_heads<run_heads<V, Eq>> = true;
+
 // Arguments of select_lookback_kernel.
 template <class T, class Pred>
 struct select_args {
   const T* in;
   std::int64_t n;
-  T* out;
+  T* out;                 // null: the count only (unique_count)
+  std::int64_t capacity;  // compaction: selected elements at or past this index are not written
   Pred pred;
   cuda_prim::tile_count_status status;  // [tiles] each slot, zeroed
   unsigned* tile_counter;               // zeroed
@@ -47,12 +63,38 @@ struct select_args {
   bool vectorized;                      // in is 16-byte aligned
 };
 
+// unique_by_key: values_out[prefix + i] = the value at the tile's i-th head, i < writable.
+// The keys have left the stage; the heads' tile positions go there in rank order (the ranks
+// recomputed from the mask rather than kept live through the look-back), then each value is
+// read once from global memory at its position (ascending, so a warp's reads share sectors).
+template <class Shape, class V, class Eq>
+__device__ __forceinline__ void copy_head_values(const run_heads<V, Eq>& h, std::int64_t begin,
+                                                 long long prefix, int writable, unsigned mask,
+                                                 int warp_prefix, int* s_position) {
+  __syncthreads();
+  const thread_ranks<Shape> t = rank_in_warp<Shape>(mask);
+  const int mine = tile_offset_of_thread<Shape>();
+#pragma unroll
+  for (int k = 0; k < Shape::rows; ++k)
+#pragma unroll
+    for (int j = 0; j < Shape::vec; ++j)
+      if ((mask >> (k * Shape::vec + j)) & 1u)
+        s_position[warp_prefix + selected_rank(t, k, j)] = mine + k * 32 * Shape::vec + j;
+  __syncthreads();
+  for (int i = int(threadIdx.x); i < writable; i += Shape::threads)
+    h.values_out[prefix + i] = h.values[begin + s_position[i]];
+}
+
 template <class T, class Pred, class Shape, int MinBlocks, int PerLane, bool FoldInShared,
           bool Partition>
 __global__ void __launch_bounds__(Shape::threads, MinBlocks)
     select_lookback_kernel(select_args<T, Pred> a, unsigned sleep_ns) {
   constexpr int threads = Shape::threads, vec = Shape::vec, tile_size = Shape::tile;
-  __shared__ T s_stage[tile_size];
+  // The stage; unique_by_key stages the heads' tile positions (ints) there afterwards.
+  constexpr int stage_size =
+      is_run_heads<Pred> && sizeof(T) < sizeof(int) ? sizeof(int) : sizeof(T);
+  __shared__ alignas(16) unsigned char s_stage_bytes[tile_size * stage_size];
+  T* const s_stage = reinterpret_cast<T*>(s_stage_bytes);
   __shared__ int s_warp_total[Shape::warps];
   __shared__ long long s_window[32 * PerLane];
   __shared__ unsigned s_tile;
@@ -74,7 +116,12 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
   if (tile != blockIdx.x) load_tile<T, Shape>(r, a.in + begin, count, a.vectorized);
 
   // ---- Rank: within the warp, then warp totals through shared memory.
-  const thread_ranks<Shape> t = rank_in_warp<T, Shape>(r, count, a.pred);
+  unsigned mask;
+  if constexpr (is_run_heads<Pred>)
+    mask = heads_mask<T, Shape>(r, count, a.in + begin, begin == 0, a.pred.eq);
+  else
+    mask = predicate_mask<T, Shape>(r, count, a.pred);
+  const thread_ranks<Shape> t = rank_in_warp<Shape>(mask);
   const tile_selection ts = select_across_warps(t, s_warp_total);
   const int warp_prefix = ts.warp_prefix, selected = ts.selected;
 
@@ -113,11 +160,20 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
 
   // ---- Write the packed runs.
   const long long prefix = s_prefix;
-  T* dst = a.out + prefix;
   if constexpr (!Partition) {
+    const long long room = a.capacity - prefix;
+    const int writable = room <= 0 ? 0 : int(min(room, static_cast<long long>(selected)));
+    if (a.out) {
+      T* dst = a.out + prefix;
 #pragma unroll 4
-    for (int i = tid; i < selected; i += threads) dst[i] = s_stage[i];
+      for (int i = tid; i < writable; i += threads) dst[i] = s_stage[i];
+    }
+    if constexpr (is_run_heads<Pred>)
+      if (a.pred.values && a.pred.values_out && writable > 0)  // uniform: barriers inside
+        copy_head_values<Shape>(a.pred, begin, prefix, writable, t.mask, warp_prefix,
+                                reinterpret_cast<int*>(s_stage_bytes));
   } else {
+    T* dst = a.out + prefix;
     // Stage position p >= selected is the tile's (p - selected)-th rejected element, the
     // (begin - prefix + p - selected)-th rejected one overall: out[n - 1 - that].
     const long long rej_end = a.n - 1 - (begin - prefix) + selected;

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "parprim/cuda/detail/vector_io.cuh"
+#include "parprim/cuda/detail/warp_shuffle.cuh"
 
 namespace parprim::cuda_kernels {
 
@@ -85,23 +86,68 @@ struct thread_ranks {
   int warp_total;  // selected elements of the warp
 };
 
-// Evaluates the predicate on the thread's valid elements and ranks them within the warp.
+// The selection bits of the thread's elements (bit k * vec + j for element (k, j)): the
+// predicate of each valid element.
 template <class T, class Shape, class Pred>
-__device__ __forceinline__ thread_ranks<Shape> rank_in_warp(const tile_regs<T, Shape>& r,
-                                                            int count, Pred pred) {
-  constexpr int vec = Shape::vec, rows = Shape::rows, words = Shape::words;
-  constexpr unsigned row_bits = (1u << vec) - 1u;
+__device__ __forceinline__ unsigned predicate_mask(const tile_regs<T, Shape>& r, int count,
+                                                   Pred pred) {
+  const int mine = tile_offset_of_thread<Shape>();
+  unsigned mask = 0;
+#pragma unroll
+  for (int k = 0; k < Shape::rows; ++k)
+#pragma unroll
+    for (int j = 0; j < Shape::vec; ++j) {
+      const bool sel = mine + k * 32 * Shape::vec + j < count && pred(r.x[k][j]);
+      mask |= unsigned(sel) << (k * Shape::vec + j);
+    }
+  return mask;
+}
+
+// The selection bits of run heads (unique): element e is selected when !eq(key before e, e);
+// element 0 of the input always is. The key before element (k, j) is (k, j - 1) in the same
+// thread, else the last of row k of lane - 1, else (lane 0) the last of row k - 1 of lane 31:
+// one rotating shuffle per row serves both (lane 0 keeps the previous row's rotation). The
+// warp's first element compares with the key before it in memory (`tile_keys[-1]` for warp
+// 0 of a tile not at the input's start): one cached load per warp.
+template <class K, class Shape, class Eq>
+__device__ __forceinline__ unsigned heads_mask(const tile_regs<K, Shape>& r, int count,
+                                               const K* tile_keys, bool at_input_start, Eq eq) {
+  constexpr int vec = Shape::vec;
   const int mine = tile_offset_of_thread<Shape>();
   const int lane = select_lane();
-  thread_ranks<Shape> t;
-  t.mask = 0;
+  const bool warp_at_input_start = at_input_start && select_warp() == 0;
+  K rotated{};  // lane 0: the key before its row
+  if (lane == 0 && !warp_at_input_start && mine < count) rotated = tile_keys[mine - 1];
+  // Elements past the tile's end are never heads. Their bits are cleared per row at the end
+  // (eq also sees the value-initialized keys that pad a partial tile; an element-wise check
+  // kept 32 more values live and spilled 64 bytes at 64 registers, ptxas sm_90, 4-byte keys).
+  unsigned differs = 0, valid = 0;
 #pragma unroll
-  for (int k = 0; k < rows; ++k)
+  for (int k = 0; k < Shape::rows; ++k) {
+    const K from_lane_below = cuda_prim::shfl_idx(r.x[k][vec - 1], (lane + 31) & 31);
+    K previous = lane > 0 ? from_lane_below : rotated;
+    rotated = from_lane_below;
 #pragma unroll
     for (int j = 0; j < vec; ++j) {
-      const bool sel = mine + k * 32 * vec + j < count && pred(r.x[k][j]);
-      t.mask |= unsigned(sel) << (k * vec + j);
+      differs |= unsigned(!eq(previous, r.x[k][j])) << (k * vec + j);
+      previous = r.x[k][j];
     }
+    const int left = count - (mine + k * 32 * vec);  // valid elements from this row's first
+    const unsigned row = left >= vec ? (1u << vec) - 1u : left > 0 ? (1u << left) - 1u : 0u;
+    valid |= row << (k * vec);
+  }
+  if (warp_at_input_start && lane == 0) differs |= 1u;  // element 0 of the input
+  return differs & valid;
+}
+
+// Ranks the selected elements (bits of `mask`) of every thread within the warp.
+template <class Shape>
+__device__ __forceinline__ thread_ranks<Shape> rank_in_warp(unsigned mask) {
+  constexpr int vec = Shape::vec, rows = Shape::rows, words = Shape::words;
+  constexpr unsigned row_bits = (1u << vec) - 1u;
+  const int lane = select_lane();
+  thread_ranks<Shape> t;
+  t.mask = mask;
   // Per-row lane counts, four rows per word, scanned across the warp (inclusive).
   unsigned own[words], incl[words];
 #pragma unroll

@@ -1,6 +1,8 @@
 // Launch shapes of the single-pass by-key kernel (parprim/cuda/by_key.cuh), by the larger of
-// the key and value sizes. Plain constants, no CUDA headers.
+// the key and value sizes, and of unique's compaction. Plain constants, no CUDA headers.
 #pragma once
+
+#include "parprim/cuda/tuning/partition_tuning.hpp"
 
 namespace parprim::cuda_tuning {
 
@@ -20,8 +22,9 @@ struct by_key_tuning {
   // are capped at 65536 / (threads * min_blocks_per_sm), 80 for 3 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
   // head mask and its run state), so what remains is the look-back warps' windows. ptxas
-  // (sm_90), with the count and the carry looked back apart: 66 registers for unique, 71 for
-  // the scans, 74-75 for reduce_by_key, all six types, no spills. With 4 blocks (64
+  // (sm_90), with the count and the carry looked back apart: 68-74 registers for the scans
+  // and reduce_by_key (op::plus at compile time, min/max chosen at run time; 71-75 when every
+  // op was chosen at run time), all six types, no spills. With 4 blocks (64
   // registers) the earlier single run-state look-back spilled 36-238 bytes unless its window
   // shrank to 64 tiles. With 128 registers and the elements held in registers, 2 blocks per
   // SM left the kernel latency-bound on the H100: unique of 2^24 u32 took 365 us at 9.6% of
@@ -36,5 +39,13 @@ struct by_key_tuning {
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;
 };
+
+// unique, unique_by_key, unique_count, by key size: copy_if's kernel and shape (32 KiB tiles
+// of keys in registers, 4 blocks per SM) selecting run heads. On the H100 that kernel ran
+// copy_if of 2^26 u32 in 185 us at 0.98x CUB (ncu: 59 registers, 48.6% occupancy), where
+// the by-key kernel took 347 us for unique (shared-memory tiles, 3 blocks per SM, barrier
+// stalls first).
+template <int Bytes>
+struct heads_tuning : select_lookback_tuning<Bytes> {};
 
 }  // namespace parprim::cuda_tuning
