@@ -29,13 +29,7 @@ std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
   if constexpr (Kind == runs_kind::heads) {
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "copied values are 4- or 8-byte words");
     using W = copied_value_t<V>;
-    runs_io<KK, W> words;
-    words.n = keyed.n;
-    words.keys = keyed.keys;
-    words.values = reinterpret_cast<const W*>(keyed.values);
-    words.keys_out = keyed.keys_out;
-    words.values_out = reinterpret_cast<W*>(keyed.values_out);
-    words.capacity = keyed.capacity;
+    const auto words = revalue<W>(keyed);
     return run_runs<Kind>(c, words, equal_to{}, no_fold{}, outs, [&]() -> std::int64_t {
 #if PARPRIM_HAVE_CUDA
       return cuda_backend::heads_by_key(c.ctx(), words, ws);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -120,6 +121,23 @@ runs_io<C, V> rekey(const runs_io<K, V>& io) {
   r.capacity = io.capacity;
   r.inclusive = io.inclusive;
   r.init = io.init;
+  return r;
+}
+
+// The same call with values retyped as W of the same size (same bits): the precompiled entry
+// points run values through a few word types.
+template <class W, class K, class V>
+runs_io<K, W> revalue(const runs_io<K, V>& io) {
+  static_assert(sizeof(W) == sizeof(V), "the same bits");
+  runs_io<K, W> r;
+  r.n = io.n;
+  r.keys = io.keys;
+  r.values = reinterpret_cast<const W*>(io.values);
+  r.keys_out = io.keys_out;
+  r.values_out = reinterpret_cast<W*>(io.values_out);
+  r.capacity = io.capacity;
+  r.inclusive = io.inclusive;
+  std::memcpy(&r.init, &io.init, sizeof(W));
   return r;
 }
 

@@ -4,7 +4,6 @@
 // compile-time operator; min and max share one kernel per key and value type pair, chosen
 // at run time. Per key type and kind that is 6 min/max kernels and 4 plus kernels (signed
 // integers add as their unsigned type: wrap_add gives the same bits), 80 in all.
-#include <cstring>
 #include <type_traits>
 
 #include "cuda/runs_backend.hpp"
@@ -40,28 +39,14 @@ struct plus_word<V, true> {
 template <class V>
 using plus_word_t = typename plus_word<V>::type;
 
-template <class W, class K, class V>
-detail::runs_io<K, W> as_words(const detail::runs_io<K, V>& io) {
-  static_assert(sizeof(W) == sizeof(V), "the same bits");
-  detail::runs_io<K, W> w;
-  w.n = io.n;
-  w.keys = io.keys;
-  w.values = reinterpret_cast<const W*>(io.values);
-  w.keys_out = io.keys_out;
-  w.values_out = reinterpret_cast<W*>(io.values_out);
-  w.capacity = io.capacity;
-  w.inclusive = io.inclusive;
-  std::memcpy(&w.init, &io.init, sizeof(W));
-  return w;
-}
 }  // namespace
 
 template <detail::runs_kind Kind, class K, class V>
 std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op o, workspace* ws) {
   using W = plus_word_t<V>;
   if (o == op::plus)
-    return cuda_kernels::by_key::runs<Kind>(ctx, as_words<W>(io), equal_to{}, detail::plus_op<W>{},
-                                            ws, "runs_by_key");
+    return cuda_kernels::by_key::runs<Kind>(ctx, detail::revalue<W>(io), equal_to{},
+                                            detail::plus_op<W>{}, ws, "runs_by_key");
   return cuda_kernels::by_key::runs<Kind>(ctx, io, equal_to{}, min_or_max<V>{o == op::min}, ws,
                                           "runs_by_key");
 }
