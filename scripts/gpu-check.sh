@@ -11,6 +11,9 @@
 #             --no-build-isolation), the pytest suite on NumPy/CuPy/PyTorch arrays, and
 #             bench/python against torch/cupy, in $OUT/
 #   multi     device groups on every GPU of the machine (scripts/multi-gpu-check.sh)
+#   cpu       a CPU-only build (TBB taken from .deps/ when the machine has none: carry it) and
+#             `parprim bench cpu` on every host thread against TBB, std::execution::par and
+#             the GNU parallel mode, in $OUT/cpu.json; fails when TBB was not found
 # Usage: scripts/gpu-check.sh [stage...]   (OUT defaults to ./out; BUILD to ./build-gpu)
 # Dependencies that cannot be installed on the machine are taken from .deps/ when present
 # (scripts/fetch-deps-bundle.sh).
@@ -77,6 +80,8 @@ racecheck_split() {
     test_partition) printf 'All/Partition.%s/cuda\n' CopyIfAndPartitionEveryTypeAndPredicate \
         SplitEveryTypeAndBucketFunction LargeAndMisalignedInputs AllOrNothingSelected
       echo 'PartitionEdges.*' ;;
+    test_by_key) printf 'All/ByKey.%s/cuda\n' EveryKeyTypeMatchesOracle EveryValueTypeMatchesOracle \
+        UniqueAndRunLengthEncodeMatchOracle FloatFoldsAreReproducible NanKeysAreRunsOfTheirOwn ;;
     test_gemm) printf 'GemmTest/*.%s\n' OddSizesAllAlgorithms Transposes AlphaBeta MultiTileShapes \
         InteriorTileLoops UnalignedViews Reproducible ;;
     *) return 1 ;;
@@ -205,6 +210,22 @@ stage_python() {
   python3 bench/python/bench_python.py --out "$OUT/python-bench" >"$OUT/python-bench.log" 2>&1 ||
     { tail -n 20 "$OUT/python-bench.log"; rc=1; }
   note "python rc=$rc"
+  return $rc
+}
+
+stage_cpu() {
+  local threads=${CPU_THREADS:-$(nproc)} cpu_build="$BUILD-cpu"
+  note "cpu: CPU-only build + bench cpu on $threads threads"
+  cmake -S . -B "$cpu_build" -G Ninja -DPARPRIM_CUDA=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DPARPRIM_BUILD_TESTS=OFF >"$OUT/cpu-build.log" 2>&1 &&
+    cmake --build "$cpu_build" -j "$(nproc)" --target parprim >>"$OUT/cpu-build.log" 2>&1 ||
+    { tail -n 20 "$OUT/cpu-build.log"; note "cpu build FAILED"; return 1; }
+  # The table is only the evidence it should be with its yardsticks in the same run.
+  grep -q "PARPRIM_HAVE_TBB" "$cpu_build/build.ninja" || { note "cpu: TBB not found (carry .deps)"; return 1; }
+  OMP_NUM_THREADS=$threads "$cpu_build/parprim" bench cpu --backend cpu \
+    --sizes ${CPU_SIZES:-2^27} --json "$OUT/cpu.json" 2>&1 | tee "$OUT/cpu.txt"
+  local rc=${PIPESTATUS[0]}
+  note "cpu bench rc=$rc"
   return $rc
 }
 
