@@ -29,9 +29,10 @@ using block_body = void (*)(void* state, std::int64_t b, std::int64_t begin, std
 void run_blocks(const context& ctx, std::int64_t n, std::int64_t block, block_body body,
                 void* state);
 
-// Same blocks, dealt round-robin: with T threads, thread t runs blocks t, t + T, t + 2T, ...
-// in increasing order. A block may therefore wait for a result of a lower-numbered block
-// (block_chain below) without deadlock: the lowest unfinished block never waits.
+// Same blocks, started in increasing order: each thread takes the next block from a shared
+// counter when it finishes one. A block may therefore wait for a result of a lower-numbered
+// block (block_chain below) without deadlock: every lower block is already taken by a running
+// thread, and the lowest unfinished block never waits.
 void run_blocks_in_order(const context& ctx, std::int64_t n, std::int64_t block, block_body body,
                          void* state);
 
