@@ -7,7 +7,9 @@
 // (a distributed call returns with its work complete), median of the session's repetitions;
 // sorts restore their input before every run, outside the timed region. The group sorts also
 // report their steps (local sort, splitter search, exchange, merge) as dist::sort_phase_ms
-// gives them: a second table, and "<step>_ms" in the rows' extra fields.
+// gives them: a second table, and "<step>_ms" in the rows' extra fields. Beside the steps, the
+// link's yardstick: what the copy engines carry between GPU 0 and GPU 1 in both directions at
+// once, for the bytes one GPU sends in the 2-GPU exchange (no NCCL).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,6 +21,9 @@
 #include "engine.hpp"
 #include "parprim/distributed.hpp"
 #include "parprim/parprim.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "yardsticks/peer_copy.hpp"
+#endif
 
 namespace parprim::bench {
 namespace {
@@ -210,6 +215,27 @@ void sort_scaling(session& s, table& t, table& step_table, int max_gpus, std::in
   }
 }
 
+#if PARPRIM_HAVE_CUDA
+void link_yardstick(session& s, std::int64_t sort_n) {
+  // A 2-GPU sort of sort_n u32 keys sends a quarter of the keys from each GPU.
+  const auto bytes = static_cast<std::size_t>(sort_n) * sizeof(std::uint32_t) / 4;
+  const int reps = s.opts().quick ? 3 : 5;
+  const double gbps = yardstick::peer_copy_gbps(0, 1, bytes, reps);
+  std::cout << "\nlink yardstick: copy engines, GPU 0 <-> GPU 1 both directions at once, "
+            << fmt_int(static_cast<std::int64_t>(bytes)) << " bytes each way: " << fmt(gbps, 0)
+            << " GB/s per direction\n";
+  row r;
+  r.primitive = "peer_copy";
+  r.variant = "copy_engines_bidirectional";
+  r.type = "u8";
+  r.n = static_cast<std::int64_t>(bytes);
+  r.ms = static_cast<double>(bytes) / (gbps * 1e6);
+  r.gbps = gbps;
+  r.extra["gpus"] = 2;
+  s.add(std::move(r));
+}
+#endif
+
 void run_distributed(session& s) {
   const int want = s.opts().gpus;
   if (want < 1) {
@@ -243,6 +269,9 @@ void run_distributed(session& s) {
   sort_scaling<std::uint32_t, std::uint32_t>(s, t, steps, want, sort_n, true);
   t.print();
   steps.print();
+#if PARPRIM_HAVE_CUDA
+  if (want >= 2) link_yardstick(s, sort_n);
+#endif
 }
 
 PARPRIM_BENCH_SUITE("distributed", "reduce, scan and radix sort over --gpus N GPUs (NCCL)", 90,

@@ -26,15 +26,12 @@ namespace parprim::detail::cpu {
 using block_body = void (*)(void* state, std::int64_t b, std::int64_t begin, std::int64_t end);
 
 // Calls body(state, b, b * block, min(n, (b + 1) * block)) for every block b, in parallel.
+// Blocks start in increasing order (each thread takes the next one from a shared counter), so
+// a block may wait for a result of a lower-numbered block (block_chain below) without
+// deadlock: every lower block is already taken by a running thread, and the lowest unfinished
+// block never waits.
 void run_blocks(const context& ctx, std::int64_t n, std::int64_t block, block_body body,
                 void* state);
-
-// Same blocks, started in increasing order: each thread takes the next block from a shared
-// counter when it finishes one. A block may therefore wait for a result of a lower-numbered
-// block (block_chain below) without deadlock: every lower block is already taken by a running
-// thread, and the lowest unfinished block never waits.
-void run_blocks_in_order(const context& ctx, std::int64_t n, std::int64_t block, block_body body,
-                         void* state);
 
 inline std::int64_t block_count(std::int64_t n, std::int64_t block) {
   return (n + block - 1) / block;
@@ -51,19 +48,8 @@ void blocked_for(const context& ctx, std::int64_t n, std::int64_t block, F&& f) 
       const_cast<void*>(static_cast<const void*>(&f)));
 }
 
-template <class F>
-void blocked_for_in_order(const context& ctx, std::int64_t n, std::int64_t block, F&& f) {
-  using Fn = std::remove_reference_t<F>;
-  run_blocks_in_order(
-      ctx, n, block,
-      [](void* state, std::int64_t b, std::int64_t begin, std::int64_t end) {
-        (*static_cast<Fn*>(state))(b, begin, end);
-      },
-      const_cast<void*>(static_cast<const void*>(&f)));
-}
-
 // The running value handed from block to block in a single-pass (chained) scan under
-// blocked_for_in_order: block b waits for the value block b - 1 published, combines its own
+// blocked_for: block b waits for the value block b - 1 published, combines its own
 // total, and publishes the result at once, before its second, cache-hot pass over its
 // elements. Every block combines in block order, so the values depend on the blocks only,
 // never on the thread count. The handoff costs one cache-line transfer per block (blocks hold

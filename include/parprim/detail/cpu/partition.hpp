@@ -1,7 +1,7 @@
 // CPU compaction and partition, the one body behind copy_if and partition on the CPU
 // backend: the course's lock-free split on threads.
 //
-// One chained pass (block_chain under blocked_for_in_order, as in scan.hpp) over fixed-size
+// One chained pass (block_chain under blocked_for, as in scan.hpp) over fixed-size
 // blocks, independent of the thread count. Each block counts its selected elements, waits for
 // the count of all earlier blocks, publishes its own, and writes while its elements are still
 // in the core's L2 (2^16 4-byte elements, 256 KiB): the input is read from memory once.
@@ -82,7 +82,7 @@ std::int64_t select_chained(const context& ctx, span<const T> in, span<T> out, P
   T* y = out.data();
   const std::int64_t blocks = block_count(n, select_block);
   block_chain<std::int64_t> chain(blocks);
-  blocked_for_in_order(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+  blocked_for(ctx, n, select_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     const std::int64_t count = count_selected(x, s, e, pred);
     const std::int64_t at = b == 0 ? 0 : chain.wait(b);
     chain.publish(b, at + count);

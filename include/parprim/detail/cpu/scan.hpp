@@ -2,7 +2,7 @@
 // fixed-size blocks, the CPU form of the course's decoupled look-back (without the look-back:
 // each block waits for its predecessor, which costs nothing here, see block_chain).
 //
-// For each block, in parallel with blocks dealt round-robin to the threads:
+// For each block, in parallel, blocks started in increasing order (blocked_for):
 // 1. reduce the block (its elements come from memory);
 // 2. wait for the running value after block b - 1, combine the block total, publish it;
 // 3. scan the block from that value (its elements now come from the core's L2: a block of
@@ -79,7 +79,7 @@ void scan(const context& ctx, span<const In> in, span<T> out, bool inclusive, T 
   }
   const std::int64_t blocks = block_count(n, scan_block);
   block_chain<T> chain(blocks);
-  blocked_for_in_order(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+  blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     const T total = fold_range<T>(x, s, e, map, op);
     if (b == 0) {
       // Block 0 of an inclusive scan has no carry in; an exclusive one starts from init.
