@@ -130,6 +130,7 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   job.n = range.last - range.first;
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
+  job.longest = range.longest;
   job.values = in.data() + range.first;
   job.has_init = true;
   job.init = init;
