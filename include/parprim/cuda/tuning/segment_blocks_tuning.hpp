@@ -27,9 +27,9 @@ struct segment_blocks_tuning {
   // over the whole H100. Longer ones go to the multi-block paths.
   static constexpr std::int64_t max_length = 65536;
   // And the call must hold at least this many longest segments' worth of elements (n >=
-  // 256 x longest), so that the longest block ends within about the time the whole call
-  // needs at full bandwidth (3 TB/s is about 150 blocks at 20 GB/s): one huge segment in a
-  // skewed mix never serializes the call on one block.
+  // 256 x longest): the H100's 3 TB/s is about 150 lone blocks at 20 GB/s, so the longest
+  // block ends within about the time the whole call takes at full bandwidth, and one huge
+  // segment in a skewed mix never serializes the call on one block.
   static constexpr std::int64_t min_work_per_longest = 256;
 
   // Whether a segmented_reduce of n elements in `segments` segments, the longest holding
