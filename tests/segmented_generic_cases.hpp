@@ -201,14 +201,11 @@ inline void in_place(const context& ctx, std::uint64_t seed) {
   EXPECT_EQ(a.to_host(), b.to_host());
 }
 
-// Float sums with a caller's functor: the same bits from two calls, each close to the exact sum.
-inline void floats_reproducible(const context& ctx, std::uint64_t seed) {
-  const std::int64_t n = std::min<std::int64_t>(200'003, testing::max_test_size());
-  std::mt19937_64 g(seed);
-  std::vector<float> x(static_cast<std::size_t>(n));
-  for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
-  std::vector<std::int64_t> offsets{0};
-  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + std::int64_t(g() % 9000)));
+// Float sums with a caller's functor on the given segments: the same bits from two calls,
+// each close to the exact sum.
+inline void floats_reproducible_on(const context& ctx, const std::vector<float>& x,
+                                   const std::vector<std::int64_t>& offsets) {
+  const std::int64_t n = std::int64_t(x.size());
   auto in = buffer<float>::from_host(ctx, x);
   auto off = buffer<std::int64_t>::from_host(ctx, offsets);
   const std::int64_t segments = std::int64_t(offsets.size()) - 1;
@@ -230,6 +227,22 @@ inline void floats_reproducible(const context& ctx, std::uint64_t seed) {
       EXPECT_NEAR(hsa[offsets[s + 1] - 1] + 0.25, exact, 1e-5 * double(offsets[s + 1] - offsets[s]) + 1e-6)
           << "segment " << s << " scan";
   }
+}
+
+// floats_reproducible_on two layouts of n random floats.
+inline void floats_reproducible(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = std::min<std::int64_t>(200'003, testing::max_test_size());
+  std::mt19937_64 g(seed);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
+  // Random lengths up to 9000 (the runs engine on CUDA), then n / 700 each (one block per
+  // segment on CUDA where n allows it).
+  std::vector<std::int64_t> offsets{0};
+  while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + std::int64_t(g() % 9000)));
+  const std::int64_t medium = std::max<std::int64_t>(1, n / 700);
+  std::vector<std::int64_t> medium_offsets{0};
+  while (medium_offsets.back() < n) medium_offsets.push_back(std::min(n, medium_offsets.back() + medium));
+  for (const auto& o : {offsets, medium_offsets}) floats_reproducible_on(ctx, x, o);
 }
 
 // Bad arguments: a parprim::error naming the function, the backend and the argument, and

@@ -2,18 +2,21 @@
 // (reference/runs_ref.hpp), over backend x type x op x segment shape: all empty, one segment,
 // segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
 // half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
-// offsets not starting at 0 or not reaching the end; inputs off a 16-byte boundary; float
-// reproducibility; bad offsets.
+// offsets not starting at 0 or not reaching the end; medium segments around the thresholds of
+// CUDA's block-per-segment reduce; inputs off a 16-byte boundary; float reproducibility; bad
+// offsets.
 #include <cstring>
 #include <random>
 
 #include "reference/runs_ref.hpp"
+#include "segmented_medium_cases.hpp"
 #include "support/test_support.hpp"
 
 namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using namespace segmented_medium_cases;
 
 template <class V>
 std::vector<V> make_values(std::int64_t n, std::uint64_t seed) {
@@ -73,6 +76,58 @@ std::vector<std::int64_t> sizes() {
 }
 
 class Segmented : public ::testing::TestWithParam<backend> {};
+
+template <class T>
+void check_medium(const context& ctx, std::uint64_t seed) {
+  workspace ws(ctx);
+  for (const medium_shape& sh : medium_shapes(seed)) {
+    ASSERT_EQ(rule_picks_blocks(sh.offsets), sh.blocks) << sh.name;
+    const std::int64_t n = sh.offsets.back() + 5;
+    if (n > testing::max_test_size()) continue;
+    const auto x = make_values<T>(n, seed ^ std::uint64_t(n));
+    auto in = buffer<T>::from_host(ctx, x);
+    auto off = buffer<std::int64_t>::from_host(ctx, sh.offsets);
+    buffer<T> red(ctx, std::int64_t(sh.offsets.size()) - 1);
+    for (op o : {op::plus, op::min, op::max}) {
+      red.fill_bytes(0xA5);
+      segmented_reduce<T>(ctx, in, off, red, T(5), o, &ws);
+      EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, sh.offsets, T(5), o))
+          << type_name<T>() << " " << sh.name << " " << to_string(o);
+    }
+  }
+}
+
+TEST_P(Segmented, MediumSegmentsAroundThresholds) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  testing::for_each_type([&](auto t) { check_medium<decltype(t)>(ctx, seed); });
+}
+
+// The longest segment at and just over max_length (u32, plus: 2^24 elements).
+TEST_P(Segmented, LongestSegmentAtMaxLength) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::int64_t len = blocks_rule::max_length, count = blocks_rule::min_work_per_longest;
+  if ((count + 1) * len + 1 > testing::max_test_size()) GTEST_SKIP() << "PARPRIM_TEST_MAX_N";
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  auto at = uniform_offsets(count, len, 0);
+  auto over = uniform_offsets(count + 1, len, 0);
+  over.back() += 1;  // the last one holds max_length + 1
+  ASSERT_TRUE(rule_picks_blocks(at));
+  ASSERT_FALSE(rule_picks_blocks(over));
+  const auto x = make_values<std::uint32_t>(over.back(), seed);
+  auto in = buffer<std::uint32_t>::from_host(ctx, x);
+  for (const auto& offsets : {at, over}) {
+    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    buffer<std::uint32_t> red(ctx, std::int64_t(offsets.size()) - 1);
+    segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
+    EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
+        << offsets.size() - 1 << " segments";
+  }
+}
 
 template <class T>
 void check_type(const context& ctx, std::uint64_t seed) {
@@ -141,7 +196,12 @@ TEST_P(Segmented, FloatReduceIsReproducible) {
   std::vector<float> x(static_cast<std::size_t>(n));
   for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
   auto in = buffer<float>::from_host(ctx, x);
-  for (const auto& offsets : {long_mixed_offsets(n, seed), std::vector<std::int64_t>{0, n}}) {
+  // Long mixed (chunked on CUDA), one segment, and medium ones (one block per segment on
+  // CUDA where n allows it, else the runs engine).
+  const std::int64_t medium = std::max<std::int64_t>(1, n / 700);
+  std::vector<std::int64_t> medium_offsets{0};
+  while (medium_offsets.back() < n) medium_offsets.push_back(std::min(n, medium_offsets.back() + medium));
+  for (const auto& offsets : {long_mixed_offsets(n, seed), std::vector<std::int64_t>{0, n}, medium_offsets}) {
     auto off = buffer<std::int64_t>::from_host(ctx, offsets);
     const std::int64_t segments = std::int64_t(offsets.size()) - 1;
     buffer<float> a(ctx, segments), b(ctx, segments);

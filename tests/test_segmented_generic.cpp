@@ -3,6 +3,7 @@
 // errc::backend_unavailable (the kernel for a caller's operator needs nvcc), never run
 // elsewhere. The CUDA backend runs the same cases in tests/cuda/test_segmented_generic_cuda.cu.
 #include "segmented_generic_cases.hpp"
+#include "segmented_medium_cases.hpp"
 
 namespace parprim {
 namespace {
@@ -10,6 +11,10 @@ namespace {
 using namespace segmented_generic_cases;
 
 TEST(SegmentedGenericCpu, EveryCase) { every_case(context::cpu(), testing::fresh_seed()); }
+
+TEST(SegmentedGenericCpu, MediumSegmentsAroundThresholds) {
+  segmented_medium_cases::every_generic_case(context::cpu(), testing::fresh_seed());
+}
 
 TEST(SegmentedGenericCpu, InPlaceScan) { in_place(context::cpu(), testing::fresh_seed()); }
 

@@ -1,5 +1,5 @@
 // `parprim bench segmented`: segmented_reduce and segmented_inclusive_scan (f32, plus) over
-// segments of 1, 32 and 4096 elements, a power-law mix and one segment holding all n, vs CUB
+// segments of 1, 32, 256 and 4096 elements, a power-law mix and one segment holding all n, vs CUB
 // DeviceSegmentedReduce::Sum
 // on the GPU and the sequential oracle on the CPU.
 // `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge (and
@@ -71,7 +71,8 @@ void run_segmented(session& s) {
     auto in = buffer<float>::from_host(ctx, x);
     buffer<float> out(ctx, n);
     workspace ws(ctx);
-    for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(4096), std::int64_t(0), n}) {
+    // 256: the shortest average that takes one block per segment on CUDA (segment_blocks_tuning).
+    for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(256), std::int64_t(4096), std::int64_t(0), n}) {
       auto offsets = make_offsets(n, length, 17);
       const std::int64_t segments = std::int64_t(offsets.size()) - 1;
       auto off = buffer<std::int64_t>::from_host(ctx, offsets);
@@ -171,7 +172,7 @@ void run_merge_search(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("segmented", "segmented reduce / scan (segments of 1, 32, 4096, power law, one segment) vs CUB",
+PARPRIM_BENCH_SUITE("segmented", "segmented reduce / scan (segments of 1, 32, 256, 4096, power law, one segment) vs CUB",
                     46, run_segmented);
 PARPRIM_BENCH_SUITE("merge_search", "merge of two sorted ranges vs thrust::merge; lower_bound vs thrust::lower_bound",
                     47, run_merge_search);

@@ -29,10 +29,13 @@
 //
 // Fold order: within a segment always left to right, grouped in an order fixed by the sizes
 // and segments (and the backend), never by timing or thread count: float results are bitwise
-// reproducible from run to run, but need not match the sequential loop's rounding. (The
-// precompiled segmented_reduce on CUDA, for segments averaging 1024 elements or more, folds
-// the built-in operators, which commute, in 16-byte vectors strided over a block: there the
-// order also depends on the input's address modulo 16, the same for the same buffer.) NaN: op::plus
+// reproducible from run to run, but need not match the sequential loop's rounding.
+// segmented_reduce on CUDA of medium segments (parprim/cuda/segment_blocks.cuh: averaging 256
+// elements or more, none over 65536) folds each segment by one block in element order, the
+// split into per-thread runs also fixed by the input's address modulo 16 (the same for the
+// same buffer). (The precompiled segmented_reduce on CUDA, for other segments averaging 1024
+// elements or more, folds the built-in operators, which commute, in 16-byte vectors strided
+// over a block: there too the order depends on that address.) NaN: op::plus
 // propagates it; op::min and op::max compare with `<` and keep the left operand when the
 // comparison is false, so a NaN survives only where it is the running value (as
 // std::min/std::max); a caller's operator decides for itself. Scans may run in place (out
@@ -130,6 +133,7 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   job.n = range.last - range.first;
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
+  job.longest = range.longest;
   job.values = in.data() + range.first;
   job.has_init = true;
   job.init = init;

@@ -1,8 +1,9 @@
 // Precompiled front ends of segmented_reduce and the segmented scans: validate (offsets
 // included, with the checks the generic ones share: parprim/segmented.hpp), then run one
 // runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
-// segments averaging 1024 elements or more go to the chunked reduce instead
-// (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
+// medium segments go to one block per segment (parprim/cuda/segment_blocks.cuh, chosen inside
+// the runs engine's entry), and other segments averaging 1024 elements or more (a huge one
+// among them) to the chunked reduce (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
 // the generic front ends.
 #include "parprim/segmented.hpp"
 
@@ -69,7 +70,7 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
   if (out.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda &&
-      cuda_backend::prefers_chunked_reduce(range.last - range.first, out.size()))
+      cuda_backend::prefers_chunked_reduce(range.last - range.first, out.size(), range.longest))
     return cuda_backend::segmented_reduce_chunked(ctx, in.data(), offsets.data(), out.size(),
                                                   range.first, range.last, out.data(), init, o,
                                                   ws);

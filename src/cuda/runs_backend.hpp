@@ -29,11 +29,13 @@ template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws);
 
 // Validates segment offsets on the device: returns the first s with offsets[s+1] < offsets[s]
-// or an offset outside [0, limit], or -1; also returns offsets[0] and offsets[segments].
+// or an offset outside [0, limit], or -1; also returns offsets[0] and offsets[segments], and
+// (when none is bad) the longest segment's length.
 struct offsets_verdict {
   std::int64_t bad = -1;
   std::int64_t first = 0;
   std::int64_t last = 0;
+  std::int64_t longest = 0;
 };
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
                               std::int64_t segments, std::int64_t limit);

@@ -1,5 +1,6 @@
 // The CUDA backend's chunked segmented_reduce (kernels/segmented_reduce.cuh), plain C++: for
-// long segments, where the runs engine leaves bandwidth unused. Offsets are absolute positions
+// long segments and skewed mixes of them, where the runs engine leaves bandwidth unused and
+// one block per segment would wait on the longest. Offsets are absolute positions
 // into `in`, already checked; [first, last) is the range they cover.
 #pragma once
 
@@ -7,13 +8,19 @@
 
 #include "cuda/tuning/segmented_tuning.hpp"
 #include "parprim/context.hpp"
+#include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim::cuda_backend {
 
-inline bool prefers_chunked_reduce(std::int64_t covered, std::int64_t segments) {
-  return segments > 0 && covered / segments >= cuda_tuning::segmented_reduce_tuning::min_average;
+// Segments averaging min_average or more, unless they suit one block per segment
+// (segment_blocks_tuning::chosen: no segment long enough to keep one block busy alone).
+inline bool prefers_chunked_reduce(std::int64_t covered, std::int64_t segments,
+                                   std::int64_t longest) {
+  return segments > 0 &&
+         covered / segments >= cuda_tuning::segmented_reduce_tuning::min_average &&
+         !cuda_tuning::segment_blocks_tuning::chosen(covered, segments, longest);
 }
 
 template <class T>

@@ -1,5 +1,5 @@
 // reduce_by_key, unique_count and segmented_reduce beyond 2^31 elements (64-bit positions,
-// run indices and tile counts in the runs engine). Inputs are generated and checked on the
+// run indices and tile counts in the runs engine; positions in the block-per-segment reduce). Inputs are generated and checked on the
 // device: key[i] = i / 5, value[i] = 1 + i % 3, so run r holds elements 5r .. 5r + 4 and its
 // sum is known in closed form. Needs about 22 GB of device memory and skips otherwise.
 #include <cuda_runtime.h>
@@ -35,10 +35,25 @@ __global__ void check_kernel(const std::uint32_t* keys_out, const std::uint32_t*
   if (bad) atomicAdd(errors, bad);
 }
 
-__global__ void offsets_kernel(std::int64_t* offsets, std::int64_t segments, std::int64_t n) {
+__global__ void offsets_kernel(std::int64_t* offsets, std::int64_t segments, std::int64_t n,
+                               std::int64_t length = run_length) {
   for (std::int64_t s = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; s <= segments;
        s += std::int64_t(gridDim.x) * blockDim.x)
-    offsets[s] = s * run_length < n ? s * run_length : n;
+    offsets[s] = s * length < n ? s * length : n;
+}
+
+// Segments of `length` (the last one shorter): each sum recomputed from value[i] = 1 + i % 3.
+__global__ void check_segments_kernel(const std::uint32_t* sums, std::int64_t segments,
+                                      std::int64_t n, std::int64_t length,
+                                      unsigned long long* errors) {
+  unsigned long long bad = 0;
+  for (std::int64_t s = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; s < segments;
+       s += std::int64_t(gridDim.x) * blockDim.x) {
+    std::uint32_t want = 0;
+    for (std::int64_t i = s * length; i < n && i < (s + 1) * length; ++i) want += 1 + i % 3;
+    if (sums[s] != want) ++bad;
+  }
+  if (bad) atomicAdd(errors, bad);
 }
 
 bool enough_memory(std::size_t bytes) {
@@ -78,6 +93,17 @@ TEST(CudaRunsLarge, ReduceByKeyUniqueCountSegmentedReduceBeyond2To31) {
   errors.fill_bytes(0);
   check_kernel<<<4096, 256, 0, stream>>>(keys_out.data(), sums.data(), runs, large_n, errors.data());
   EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce / unique";
+
+  // Segments of 4096: one block per segment, reading past 2^31.
+  constexpr std::int64_t medium = 4096;
+  const std::int64_t segments = (large_n + medium - 1) / medium;
+  offsets_kernel<<<4096, 256, 0, stream>>>(offsets.data(), segments, large_n, medium);
+  segmented_reduce<std::uint32_t>(ctx, values, span<const std::int64_t>(offsets.data(), segments + 1),
+                                  span<std::uint32_t>(sums.data(), segments));
+  errors.fill_bytes(0);
+  check_segments_kernel<<<4096, 256, 0, stream>>>(sums.data(), segments, large_n, medium,
+                                                  errors.data());
+  EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce of segments of 4096";
 }
 
 }  // namespace

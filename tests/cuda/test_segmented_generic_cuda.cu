@@ -2,6 +2,7 @@
 // tests/segmented_generic_cases.hpp on the CUDA backend (the CPU backend runs them in
 // tests/test_segmented_generic.cpp), and an extended lambda as the operator.
 #include "segmented_generic_cases.hpp"
+#include "segmented_medium_cases.hpp"
 
 namespace parprim {
 namespace {
@@ -11,6 +12,12 @@ using namespace segmented_generic_cases;
 TEST(SegmentedGenericCuda, EveryCase) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   every_case(context::cuda(0), testing::fresh_seed());
+}
+
+// Medium segments: one block per segment, three load paths, on both sides of each threshold.
+TEST(SegmentedGenericCuda, MediumSegmentsAroundThresholds) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  segmented_medium_cases::every_generic_case(context::cuda(0), testing::fresh_seed());
 }
 
 TEST(SegmentedGenericCuda, InPlaceScan) {

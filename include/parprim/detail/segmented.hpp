@@ -27,6 +27,7 @@ struct segments_job {
   const std::uint8_t* flags = nullptr;    // head flags, or null for offsets
   const std::int64_t* offsets = nullptr;  // segments + 1 entries, non-decreasing, checked
   std::int64_t segments = 0;
+  std::int64_t longest = 0;  // offsets: the most elements one segment holds
 
   const V* values = nullptr;
   bool has_init = false;  // the first value of every run is folded as init op v
@@ -40,10 +41,12 @@ struct segments_job {
   bool by_segment = false;
 };
 
-// The data range [first, last) that checked offsets cover.
+// The data range [first, last) that checked offsets cover, and the most elements one segment
+// holds (the CUDA segmented_reduce picks its kernel by it).
 struct covered {
   std::int64_t first = 0;
   std::int64_t last = 0;
+  std::int64_t longest = 0;
 };
 
 // Offsets of S + 1 >= 1 entries, non-decreasing, inside [0, n]; otherwise c.fail naming the

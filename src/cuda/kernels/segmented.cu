@@ -26,17 +26,33 @@ struct runtime_op {
   }
 };
 
-// Lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into verdict[0]
-// (which starts at all ones); offsets[0] and offsets[segments] into verdict[1], verdict[2].
-__global__ void check_offsets_kernel(const std::int64_t* offsets, std::int64_t segments,
-                                     std::int64_t limit, unsigned long long* verdict) {
+// ~s for the lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into
+// verdict[0] (0: none; the complement lets one memset of zeros start all four words);
+// offsets[0] and offsets[segments] into verdict[1], verdict[2]; the longest segment's length
+// into verdict[3] (meaningless when some offset is bad): one atomicMax per block at most,
+// and only where the block's longest beats the value already there, so uniform lengths cost
+// a few atomics, not one per block.
+constexpr int check_threads = 256;
+__global__ void __launch_bounds__(check_threads)
+    check_offsets_kernel(const std::int64_t* offsets, std::int64_t segments, std::int64_t limit,
+                         unsigned long long* verdict) {
+  using longest_reduce = cuda_prim::block_reduce<std::int64_t, parprim::detail::max_op<std::int64_t>,
+                                                 check_threads>;
+  __shared__ typename longest_reduce::storage shared;
   const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (s > segments) return;
-  const std::int64_t o = offsets[s];
-  const bool bad = o < 0 || o > limit || (s < segments && offsets[s + 1] < o);
-  if (bad) atomicMin(verdict, static_cast<unsigned long long>(s));
-  if (s == 0) verdict[1] = static_cast<unsigned long long>(o);
-  if (s == segments) verdict[2] = static_cast<unsigned long long>(o);
+  std::int64_t length = 0;
+  if (s <= segments) {
+    const std::int64_t o = offsets[s];
+    const bool bad = o < 0 || o > limit || (s < segments && offsets[s + 1] < o);
+    if (bad) atomicMax(verdict, ~static_cast<unsigned long long>(s));
+    if (s == 0) verdict[1] = static_cast<unsigned long long>(o);
+    if (s == segments) verdict[2] = static_cast<unsigned long long>(o);
+    if (!bad && s < segments) length = offsets[s + 1] - o;
+  }
+  length = longest_reduce::reduce(shared, length, parprim::detail::max_op<std::int64_t>{});
+  if (threadIdx.x == 0 && length > 0 &&
+      static_cast<unsigned long long>(length) > *static_cast<volatile unsigned long long*>(&verdict[3]))
+    atomicMax(&verdict[3], static_cast<unsigned long long>(length));
 }
 
 }  // namespace parprim::cuda_kernels
@@ -89,17 +105,18 @@ offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
   const char* who = "segment offsets";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
-  detail::temp_memory verdict(ctx, nullptr, 3 * sizeof(unsigned long long));
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(verdict.get(), 0xff, 8, stream));
-  check_offsets_kernel<<<unsigned(ceil_div(segments + 1, 256)), 256, 0, stream>>>(
-      offsets, segments, limit, verdict.as<unsigned long long>());
+  detail::temp_memory verdict(ctx, nullptr, 4 * sizeof(unsigned long long));
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(verdict.get(), 0, 32, stream));
+  check_offsets_kernel<<<unsigned(ceil_div(segments + 1, check_threads)), check_threads, 0,
+                         stream>>>(offsets, segments, limit, verdict.as<unsigned long long>());
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  unsigned long long host[3];
+  unsigned long long host[4];
   ctx.copy_to_host(host, verdict.get(), sizeof(host));
   offsets_verdict v;
-  v.bad = host[0] == ~0ull ? -1 : static_cast<std::int64_t>(host[0]);
+  v.bad = host[0] == 0 ? -1 : static_cast<std::int64_t>(~host[0]);
   v.first = static_cast<std::int64_t>(host[1]);
   v.last = static_cast<std::int64_t>(host[2]);
+  v.longest = static_cast<std::int64_t>(host[3]);
   return v;
 }
 

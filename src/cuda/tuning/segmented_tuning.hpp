@@ -27,9 +27,10 @@ struct segmented_reduce_tuning {
   // Segments of at most this many elements inside a chunk are folded by one thread; longer
   // ones and pieces of segments that cross a chunk edge by the whole block.
   static constexpr int thread_max = 32;
-  // The chunked kernel runs when segments average at least this many elements; shorter ones
-  // go to the runs engine, which tiles elements and segment heads together (the chunked
-  // kernel would spend a block reduction on each medium segment).
+  // The chunked kernel runs when segments average at least this many elements and do not
+  // suit one block per segment (segment_blocks_tuning::chosen: a segment over 65536 elements
+  // or one too long for n); shorter ones go to the runs engine, which tiles elements and
+  // segment heads together (the chunked kernel would spend a block reduction on each).
   static constexpr std::int64_t min_average = 1024;
 };
 

@@ -1,0 +1,148 @@
+// segmented_reduce of medium segments, one block per segment (nvcc only), for any value type
+// and associative operator, commutative or not: the precompiled operators
+// (src/cuda/kernels/segmented.cu) and the generic functors (parprim/cuda/segmented.cuh) both
+// come here when segment_blocks_tuning::chosen says so; tiny segments stay on the runs
+// engine, huge ones on the multi-block paths.
+//
+// Fold order of segment [a, b) of length L (fixed by the offsets and by the address of
+// in[a] modulo 16 bytes, never by timing: float results are the same bits from run to run):
+//   - where 16 bytes hold whole values and in[a]'s address is a multiple of the value size
+//     modulo 16, the segment splits into head (the values before the first 16-byte boundary),
+//     body (whole 16-byte units) and tail (the rest); otherwise every value is a unit of its
+//     own and there is no head or tail;
+//   - the U body units are cut into `threads` contiguous, in-order shares (the first U mod
+//     threads shares hold one unit more); thread t folds, left to right, the head (t = 0),
+//     its share, and the tail (the last thread with a share, or thread 0 when U = 0), loading
+//     units_in_flight 16-byte units with vector loads before folding them, element by element;
+//   - the threads' values are combined in thread order (cuda_prim::block_reduce_first) and
+//     out[s] = init op total; an empty segment gets init.
+// So a thread's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
+// CUB's vectorized blocked loads) and every combine keeps element order.
+// Traffic: the input once, two offsets and one value per segment.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "parprim/cuda/detail/block_reduce.cuh"
+#include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/vector_io.cuh"
+#include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/detail/segmented.hpp"
+
+namespace parprim::cuda_kernels::segment_blocks {
+
+using tuning = cuda_tuning::segment_blocks_tuning;
+inline constexpr int threads = tuning::threads;
+
+// Whether the job goes to this kernel: a reduction by offsets whose lengths suit it.
+template <class V>
+bool suits(const detail::segments_job<V>& job) {
+  return job.offsets && job.by_segment && job.reduced_out && !job.scan_out && job.has_init &&
+         tuning::chosen(job.n, job.segments, job.longest);
+}
+
+template <class V, class Op>
+__device__ __forceinline__ void fold_into(V& acc, bool& has, const V& x, Op op) {
+  acc = has ? op(acc, x) : x;
+  has = true;
+}
+
+// One unit: a 16-byte vector (Vector) or one value.
+template <bool Vector, class V>
+inline constexpr int per_unit = Vector ? cuda_prim::unit_size<V> : 1;
+
+template <bool Vector, class V>
+__device__ __forceinline__ void load_one(V (&x)[per_unit<Vector, V>], const V* p) {
+  if constexpr (Vector) cuda_prim::load_unit(x, p);
+  else x[0] = *p;
+}
+
+// Folds units [begin, end) of body into acc, in order; units_in_flight are loaded before any
+// is folded, so each thread has that many loads outstanding.
+template <bool Vector, class V, class Op>
+__device__ __forceinline__ void fold_units(const V* __restrict__ body, std::int64_t begin,
+                                           std::int64_t end, Op op, V& acc, bool& has) {
+  constexpr int flight = tuning::units_in_flight;
+  constexpr int per = per_unit<Vector, V>;
+#pragma unroll 1
+  for (std::int64_t j = begin; j < end; j += flight) {
+    V x[flight][per];
+#pragma unroll
+    for (int u = 0; u < flight; ++u)
+      if (j + u < end) load_one<Vector>(x[u], body + (j + u) * per);
+#pragma unroll
+    for (int u = 0; u < flight; ++u) {
+      if (j + u < end) {
+#pragma unroll
+        for (int k = 0; k < per; ++k) fold_into(acc, has, x[u][k], op);
+      }
+    }
+  }
+}
+
+// This thread's part of the segment p[0, len) (see the top of the file); `head` values come
+// before the first unit. Returns how many threads, from thread 0 on, hold a value.
+template <bool Vector, class V, class Op>
+__device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t len,
+                                         std::int64_t head, Op op, V& acc, bool& has) {
+  constexpr int per = per_unit<Vector, V>;
+  const std::int64_t units = (len - head) / per;
+  const std::int64_t tail_begin = head + units * per;
+  const int t = int(threadIdx.x);
+  const std::int64_t q = units / threads, r = units % threads;
+  const std::int64_t begin = t * q + (t < r ? t : r);
+  const std::int64_t end = begin + q + (t < r ? 1 : 0);
+  const int busy = units < threads ? int(units) : threads;
+  const int last = busy > 0 ? busy - 1 : 0;
+  if (t == 0)
+    for (std::int64_t i = 0; i < head; ++i) fold_into(acc, has, p[i], op);
+  fold_units<Vector>(p + head, begin, end, op, acc, has);
+  if (t == last)
+    for (std::int64_t i = tail_begin; i < len; ++i) fold_into(acc, has, p[i], op);
+  return busy > 0 ? busy : 1;
+}
+
+// Block s reduces segment s. values[0] is the element at offsets[0].
+template <class V, class Op>
+__global__ void __launch_bounds__(threads)
+    reduce_kernel(const V* __restrict__ values, const std::int64_t* __restrict__ offsets, V init,
+                  Op op, V* __restrict__ out) {
+  __shared__ typename cuda_prim::block_reduce<V, Op, threads>::storage s;
+  const std::int64_t seg = blockIdx.x;
+  const std::int64_t begin = offsets[seg], len = offsets[seg + 1] - begin;
+  if (len == 0) {  // the same for the whole block: no barrier is left waiting
+    if (threadIdx.x == 0) out[seg] = init;
+    return;
+  }
+  const V* p = values + (begin - offsets[0]);
+  V acc{};
+  bool has = false;
+  int holders;
+  if constexpr (cuda_prim::vector_unit<V>) {
+    constexpr int per = cuda_prim::unit_size<V>;
+    const unsigned misaligned = unsigned(reinterpret_cast<std::uintptr_t>(p) & 15u);
+    if (misaligned % sizeof(V) == 0) {
+      const std::int64_t to_boundary = (per - int(misaligned / sizeof(V))) % per;
+      holders = fold_part<true>(p, len, len < to_boundary ? len : to_boundary, op, acc, has);
+    } else {
+      holders = fold_part<false>(p, len, 0, op, acc, has);
+    }
+  } else {
+    holders = fold_part<false>(p, len, 0, op, acc, has);
+  }
+  const V total = cuda_prim::block_reduce_first<V, Op, threads>(s, acc, op, holders);
+  if (threadIdx.x == 0) out[seg] = op(init, total);
+}
+
+// Stream-ordered; the caller checked suits(job).
+template <class V, class Op>
+void launch(const context& ctx, const detail::segments_job<V>& job, Op op, const char* who) {
+  use_device(ctx, who);
+  reduce_kernel<V, Op><<<unsigned(job.segments), threads, 0, stream_of(ctx)>>>(
+      job.values, job.offsets, job.init, op, job.reduced_out);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+}  // namespace parprim::cuda_kernels::segment_blocks
