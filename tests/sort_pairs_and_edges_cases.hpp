@@ -195,8 +195,7 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
 TEST(RadixSortEdges, FloatOrderOnBothBackends) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   std::vector<float> in = {1.0f, -nan, 0.0f, inf, -0.0f, nan, -inf, -1.0f};
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     for (sort_algorithm alg : {sort_algorithm::split_1bit, sort_algorithm::onesweep}) {
       context ctx = testing::make_context(b);
       auto kb = buffer<float>::from_host(ctx, in);
@@ -226,8 +225,7 @@ TEST(RadixSortEdges, HalfFloatOrderOnBothBackends) {
   // 1.0, -NaN, +0, +inf, -0, +NaN, -inf, -1.0
   std::vector<f16> in = {{0x3C00}, {0xFE00}, {0x0000}, {0x7C00}, {0x8000}, {0x7E00}, {0xFC00}, {0xBC00}};
   const std::vector<std::uint16_t> up = {0xFC00, 0xBC00, 0x8000, 0x0000, 0x3C00, 0x7C00, 0x7E00, 0xFE00};
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     for (sort_algorithm alg : {sort_algorithm::split_1bit, sort_algorithm::onesweep}) {
       context ctx = testing::make_context(b);
       auto kb = buffer<f16>::from_host(ctx, in);
@@ -280,8 +278,7 @@ TEST(RadixSortEdges, CpuSplitIntoBuckets) {
 
 // Bad input: a clear parprim::error naming the function and backend, and nothing written.
 TEST(RadixSortErrors, BadArgumentsThrowAndWriteNothing) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     std::vector<std::uint32_t> k0 = {5, 3, 9, 1, 7};
     auto keys = buffer<std::uint32_t>::from_host(ctx, k0);

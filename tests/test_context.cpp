@@ -69,6 +69,20 @@ TEST_P(Context, Names) {
   }
 }
 
+TEST_P(Context, MultiprocessorsMatchTheDeviceInfo) {
+  context ctx = testing::make_context(GetParam());
+  if (ctx.kind() == backend::cpu) {
+    EXPECT_EQ(ctx.multiprocessors(), 0);
+    return;
+  }
+  const auto devices = cuda_devices();
+  ASSERT_LT(ctx.device(), int(devices.size()));
+  EXPECT_GT(ctx.multiprocessors(), 0);
+  EXPECT_EQ(ctx.multiprocessors(), devices[ctx.device()].multiprocessors);
+  context copy = ctx;  // copies share the state, and so the count
+  EXPECT_EQ(copy.multiprocessors(), ctx.multiprocessors());
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Context, ::testing::Values(backend::cpu, backend::cuda),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 

@@ -47,8 +47,7 @@ TYPED_TEST(DotTest, MatchesOracleAtEdgeSizes) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     for (std::int64_t n : edge_sizes()) {
       auto x = random_vector<T>(n, seed + std::uint64_t(n));
@@ -70,8 +69,7 @@ TYPED_TEST(DotTest, ExactOnSmallIntegers) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     for (std::int64_t n : {1, 3, 255, 256, 257, 4095, 4097, 65537, 262143, 1 << 20}) {
       auto x = small_integers<T>(n, seed + std::uint64_t(n));
@@ -93,8 +91,7 @@ TYPED_TEST(DotTest, UnalignedViews) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     const std::int64_t n = 100003;
     auto x = small_integers<T>(n + 1, seed);
@@ -115,8 +112,7 @@ TYPED_TEST(DotTest, DotIntoLeavesResultOnBackendAndIsReproducible) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     const std::int64_t n = 3'000'017;
     auto dx = buffer<T>::from_host(ctx, random_vector<T>(n, seed));
@@ -136,8 +132,7 @@ TYPED_TEST(DotTest, DotIntoLeavesResultOnBackendAndIsReproducible) {
 }
 
 TEST(DotErrors, BadArgumentsAreRejected) {
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     buffer<float> x(ctx, 10), y(ctx, 9), out(ctx, 1), out2(ctx, 2);
     auto expect_error = [&](auto&& call, const char* what) {

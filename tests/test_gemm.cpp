@@ -7,7 +7,6 @@
 //   |C - exact| <= eps * (K + 2) * (|alpha| * sum_k |a_ik| |b_kj| + |beta| * |C0_ij|).
 // A dropped or repeated k term errs by about sum/K, far above that bound.
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -96,8 +95,7 @@ TYPED_TEST(GemmTest, OddSizesAllAlgorithms) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   std::vector<std::int64_t> sizes = {1, 7, 31, 33, 64, 65, 127, 128, 129};
   if (parprim::testing::max_test_size() < (1 << 20)) sizes = {1, 33, 65, 129};  // under a sanitizer
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     int round = 0;
     for (auto M : sizes)
@@ -115,8 +113,7 @@ TYPED_TEST(GemmTest, Transposes) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   std::vector<std::int64_t> sizes = {1, 33, 64, 129};
   if (parprim::testing::max_test_size() < (1 << 20)) sizes = {33, 129};  // under a sanitizer
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     int round = 0;
     for (bool ta : {false, true})
@@ -134,8 +131,7 @@ TYPED_TEST(GemmTest, AlphaBeta) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, {1.0, 1.0}, {0.0, 2.0}, {-2.5, 0.5}, {0.5, -1.0}})
       check_problem<T>(ctx, {70, 136, 40, false, false}, T(alpha), T(beta), seed);
@@ -147,8 +143,7 @@ TYPED_TEST(GemmTest, MultiTileShapes) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     check_problem<T>(ctx, {256, 384, 260, false, false}, T(1), T(0), seed);
     check_problem<T>(ctx, {257, 300, 515, false, false}, T(1), T(0.5), seed + 1);
@@ -163,8 +158,7 @@ TYPED_TEST(GemmTest, InteriorTileLoops) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     for (std::int64_t K : {8, 16, 24, 136})
       check_problem<T>(ctx, {256, 256, K, false, false}, T(1), T(0), seed + std::uint64_t(K));
@@ -178,8 +172,7 @@ TYPED_TEST(GemmTest, UnalignedViews) {
   using T = TypeParam;
   const auto seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     check_problem<T>(ctx, {128, 128, 64, false, false}, T(1), T(0.5), seed, 1);
   }
@@ -188,8 +181,7 @@ TYPED_TEST(GemmTest, UnalignedViews) {
 TYPED_TEST(GemmTest, Reproducible) {
   using T = TypeParam;
   const auto seed = fresh_seed();
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     const std::int64_t M = 200, N = 136, K = 300;
     auto A = buffer<T>::from_host(ctx, random_vector<T>(M * K, seed));
@@ -199,14 +191,13 @@ TYPED_TEST(GemmTest, Reproducible) {
       gemm<T>(ctx, A, B, C1, M, N, K, T(1), T(0), transpose::no, transpose::no, alg);
       gemm<T>(ctx, A, B, C2, M, N, K, T(1), T(0), transpose::no, transpose::no, alg);
       const auto h1 = C1.to_host(), h2 = C2.to_host();
-      EXPECT_EQ(std::memcmp(h1.data(), h2.data(), h1.size() * sizeof(T)), 0) << to_string(alg);
+      EXPECT_TRUE(same_bits(h1, h2)) << to_string(alg);
     }
   }
 }
 
 TEST(GemmErrors, BadArgumentsAreRejected) {
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     buffer<float> A(ctx, 6), B(ctx, 12), C(ctx, 8);  // M=2, K=3, N=4
     span<const float> a = A, bb = B;

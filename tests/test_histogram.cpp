@@ -1,7 +1,6 @@
 // histogram (even bins) against the sequential oracle, over backend x sample type x bin count
 // x range x size; skewed and all-equal samples; NaN and out-of-range samples; bad arguments.
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 
@@ -105,12 +104,7 @@ TEST_P(Histogram, MatchesSequentialOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_type<std::int32_t>(ctx, seed);
-  check_type<std::uint32_t>(ctx, seed);
-  check_type<std::int64_t>(ctx, seed);
-  check_type<std::uint64_t>(ctx, seed);
-  check_type<float>(ctx, seed);
-  check_type<double>(ctx, seed);
+  testing::for_each_type([&](auto t) { check_type<decltype(t)>(ctx, seed); });
 }
 
 // All samples in one bin (every lane on one counter), and heavily skewed samples.

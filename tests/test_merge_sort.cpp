@@ -27,8 +27,7 @@ TEST(MergeSortCpu, AnyThreadCount) {
 }
 
 TEST(MergeSortErrors, BadArgumentsThrow) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     auto keys = buffer<std::uint64_t>::from_host(ctx, {5, 3, 9, 1, 7});
     auto values = buffer<std::uint32_t>::from_host(ctx, {0, 1, 2, 3});

@@ -156,23 +156,13 @@ class Partition : public ::testing::TestWithParam<backend> {
 TEST_P(Partition, CopyIfAndPartitionEveryTypeAndPredicate) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
   context ctx = testing::make_context(GetParam());
-  check_select<std::int32_t>(ctx, seed_, true);
-  check_select<std::uint32_t>(ctx, seed_, true);
-  check_select<std::int64_t>(ctx, seed_, true);
-  check_select<std::uint64_t>(ctx, seed_, true);
-  check_select<float>(ctx, seed_, true);
-  check_select<double>(ctx, seed_, true);
+  testing::for_each_type([&](auto t) { check_select<decltype(t)>(ctx, seed_, true); });
 }
 
 TEST_P(Partition, SplitEveryTypeAndBucketFunction) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
   context ctx = testing::make_context(GetParam());
-  check_split<std::int32_t>(ctx, seed_);
-  check_split<std::uint32_t>(ctx, seed_);
-  check_split<std::int64_t>(ctx, seed_);
-  check_split<std::uint64_t>(ctx, seed_);
-  check_split<float>(ctx, seed_);
-  check_split<double>(ctx, seed_);
+  testing::for_each_type([&](auto t) { check_split<decltype(t)>(ctx, seed_); });
 }
 
 // Inputs large enough that every block of the chunked CUDA partition (one chunk per block, a
@@ -276,8 +266,7 @@ TEST(PartitionCpu, SameResultOnAnyThreadCount) {
 
 // The seed's example: Split(R, fcn) with fcn(x) = x mod 2, i.e. the lowest key bit.
 TEST(PartitionEdges, SeedSplitExample) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     auto in = buffer<std::uint32_t>::from_host(ctx, {4, 7, 2, 6, 3, 5, 1, 0});
     buffer<std::uint32_t> out(ctx, 8);
@@ -290,8 +279,7 @@ TEST(PartitionEdges, SeedSplitExample) {
 
 // Bad input: a clear parprim::error, nothing written.
 TEST(PartitionErrors, BadArgumentsThrowAndWriteNothing) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     auto in = buffer<float>::from_host(ctx, {1, 2, 3, 4, 5});
     buffer<float> out(ctx, 5), small(ctx, 4);

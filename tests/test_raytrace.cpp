@@ -170,8 +170,7 @@ TEST(Raytrace, BadSceneFilesNameFileAndLine) {
 
 TEST(Raytrace, BadArgumentsAreRejected) {
   const scene s = random_scene(5, 1);
-  for (backend b : all_backends()) {
-    if (b == backend::cuda && !cuda_usable()) continue;
+  for (backend b : usable_backends()) {
     context ctx = make_context(b);
     EXPECT_THROW(renderer(ctx, s, 0, 10), error);
     EXPECT_THROW(renderer(ctx, s, 10, -1), error);

@@ -65,12 +65,7 @@ TEST_P(Reduce, MatchesSequentialOracle) {
   context ctx = testing::make_context(b);
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_type<std::int32_t>(ctx, alg, o, seed);
-  check_type<std::uint32_t>(ctx, alg, o, seed);
-  check_type<std::int64_t>(ctx, alg, o, seed);
-  check_type<std::uint64_t>(ctx, alg, o, seed);
-  check_type<float>(ctx, alg, o, seed);
-  check_type<double>(ctx, alg, o, seed);
+  testing::for_each_type([&](auto t) { check_type<decltype(t)>(ctx, alg, o, seed); });
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -86,8 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Identity on empty input, for every op.
 TEST(ReduceEdges, EmptyGivesIdentity) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     span<const float> empty;
     EXPECT_EQ(reduce<float>(ctx, empty, op::plus), 0.0f);

@@ -4,7 +4,6 @@
 // ties across the two ranges (stability), NaNs, and unsorted inputs.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include "cuda/tuning/merge_tuning.hpp"
@@ -15,6 +14,7 @@ namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using testing::same_bits;
 
 // Values from a small set (many ties) plus NaN and signed zeros for floats.
 template <class T>
@@ -37,11 +37,6 @@ void sort_keys(std::vector<T>& v, bool descending) {
   std::stable_sort(v.begin(), v.end(), [&](T a, T b) {
     return descending ? reference::key_less(b, a) : reference::key_less(a, b);
   });
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Around the GPU merge tile (and the 2048-query search tile), small and large.
@@ -143,12 +138,7 @@ TEST_P(SearchMerge, SearchMatchesOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_search<std::int32_t>(ctx, seed);
-  check_search<std::uint32_t>(ctx, seed);
-  check_search<std::int64_t>(ctx, seed);
-  check_search<std::uint64_t>(ctx, seed);
-  check_search<float>(ctx, seed);
-  check_search<double>(ctx, seed);
+  testing::for_each_type([&](auto t) { check_search<decltype(t)>(ctx, seed); });
 }
 
 TEST_P(SearchMerge, MergeMatchesOracle) {

@@ -50,12 +50,7 @@ TEST_P(Transform, MatchesSequentialOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_type<std::int32_t>(ctx, seed);
-  check_type<std::uint32_t>(ctx, seed);
-  check_type<std::int64_t>(ctx, seed);
-  check_type<std::uint64_t>(ctx, seed);
-  check_type<float>(ctx, seed);
-  check_type<double>(ctx, seed);
+  testing::for_each_type([&](auto t) { check_type<decltype(t)>(ctx, seed); });
 }
 
 // Misaligned views (offset by one element) exercise the vector-load prologue and tails.

@@ -37,6 +37,9 @@ class context {
   void* stream() const;        // cudaStream_t; nullptr on cpu
   int threads() const;         // CPU worker threads (also used by the CUDA backend's host work)
   const std::string& name() const;  // "cpu" or "cuda:N": the name error messages use
+  // Streaming multiprocessors of the CUDA device, queried once when the context is made (grid
+  // sizes scale with it); 0 on cpu.
+  int multiprocessors() const;
 
   // Waits for all work queued on this context, then raises (as parprim::error) any
   // asynchronous device error and any failed deferred check (e.g. an out-of-bounds index

@@ -73,7 +73,7 @@ void check_merge_args(const checker& c, span<const K> a, const char* a_name, spa
               out.size(), out_name);
   c.no_overlap(a, a_name, out, out_name, false);
   c.no_overlap(b, b_name, out, out_name, false);
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 }
 
 // CPU only: both ranges sorted by comp, or an error naming the first unsorted position.

@@ -179,7 +179,7 @@ void check_select_args(const checker& c, span<const T> in, span<T> out, bool exa
            std::to_string(in.size()) + " (every element may be selected)");
   }
   c.no_overlap(in, "in", out, "out", /*allow_same=*/false);
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 }
 
 }  // namespace detail

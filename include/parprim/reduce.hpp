@@ -60,7 +60,7 @@ void check_reduce_args(const checker& c, span<const In> in, workspace* ws) {
   check_element_type<In>();
   check_element_type<R>();
   c.valid(in, "in");
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 }
 
 }  // namespace detail

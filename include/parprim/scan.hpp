@@ -61,7 +61,7 @@ void check_scan_args(const checker& c, span<const In> in, span<T> out, workspace
   c.valid(out, "out");
   c.same_size(in.size(), "in", out.size(), "out");
   c.no_overlap(in, "in", out, "out", /*allow_same=*/sizeof(In) == sizeof(T));
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 }
 
 }  // namespace detail

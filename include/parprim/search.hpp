@@ -45,6 +45,22 @@ template <class T>
 void upper_bound(const context& ctx, span<const T> sorted, span<const T> queries,
                  span<std::int64_t> out);
 
+namespace detail {
+
+// The arguments of every search, with or without a comparator.
+template <class T>
+void check_search(const checker& c, span<const T> sorted, span<const T> queries,
+                  span<std::int64_t> out) {
+  c.valid(sorted, "sorted");
+  c.valid(queries, "queries");
+  c.valid(out, "out");
+  c.same_size(queries.size(), "queries", out.size(), "out");
+  c.no_overlap(sorted, "sorted", out, "out", false);
+  c.no_overlap(queries, "queries", out, "out", false);
+}
+
+}  // namespace detail
+
 inline namespace PARPRIM_TU_NAMESPACE {
 namespace search_detail {
 
@@ -54,12 +70,7 @@ void search_generic(const context& ctx, const char* who, span<const T> sorted,
                     span<const T> queries, span<std::int64_t> out, Comp comp) {
   detail::check_element_type<T>();
   detail::checker c(ctx, who);
-  c.valid(sorted, "sorted");
-  c.valid(queries, "queries");
-  c.valid(out, "out");
-  c.same_size(queries.size(), "queries", out.size(), "out");
-  c.no_overlap(sorted, "sorted", out, "out", false);
-  c.no_overlap(queries, "queries", out, "out", false);
+  detail::check_search(c, sorted, queries, out);
   if (queries.size() == 0) return;
   if (ctx.kind() == backend::cuda)
     return detail::cuda_body<detail::search_tag, detail::with_nvcc<T>>::run(ctx, who, std::bool_constant<Upper>{},

@@ -99,6 +99,7 @@ context context::cuda(int device, void* stream) {
   s->device = device;
   s->threads = omp_get_max_threads();
   s->name = name;
+  s->multiprocessors = cuda_rt::multiprocessor_count(*s, "context::cuda");
   if (stream) {
     s->stream = stream;
   } else {
@@ -123,6 +124,7 @@ int context::device() const { return state_->device; }
 void* context::stream() const { return state_->stream; }
 int context::threads() const { return state_->threads; }
 const std::string& context::name() const { return state_->name; }
+int context::multiprocessors() const { return state_->multiprocessors; }
 
 void context::synchronize() const {
 #if PARPRIM_HAVE_CUDA

@@ -18,6 +18,7 @@ struct context_state {
   void* stream = nullptr;   // cudaStream_t
   bool owns_stream = false;
   int threads = 1;
+  int multiprocessors = 0;  // of the CUDA device; 0 on cpu
   std::string name;
 
   // Caching allocator: blocks by size class, reused in stream order (see allocator.cpp).

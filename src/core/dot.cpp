@@ -25,7 +25,7 @@ static void check_dot_inputs(const detail::checker& c, span<const T> x, span<con
   c.valid(y, "y");
   c.same_size(x.size(), "x", y.size(), "y");
   c.known_option(alg, dot_algorithm::production, "algorithm");
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 }
 
 template <class T>

@@ -27,7 +27,7 @@ void merge_front_end(const char* name, const context& ctx, span<const K> a, cons
   c.no_overlap(a, "a", out, "out", false);
   c.no_overlap(b, "b", out, "out", false);
   c.known_option(order, sort_order::descending, "order");
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
   if (out.size() == 0) return;
   using U = detail::key_word_t<K>;
   using W = detail::key_word_t<V>;

@@ -152,7 +152,7 @@ void split(const context& ctx, span<const T> in, span<T> out, bucket_fn f,
     c.no_overlap(in, "in", bucket_offsets, "bucket_offsets", false);
     c.no_overlap(out, "out", bucket_offsets, "bucket_offsets", false);
   }
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
   std::int64_t* offsets = bucket_offsets.size() ? bucket_offsets.data() : nullptr;
   if (in.size() == 0) {  // every bucket is empty and starts at 0
     if (offsets) ctx.fill_bytes(offsets, 0, std::size_t(buckets + 1) * sizeof(std::int64_t));

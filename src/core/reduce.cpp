@@ -32,7 +32,7 @@ T reduce_precompiled(const context& ctx, span<const T> in, op o, reduce_algorith
                      workspace* ws) {
   checker c(ctx, "reduce");
   check_reduce_options(c, in, o, alg);
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) {
     // The result goes through one device word; the copy back waits for the stream.
@@ -54,7 +54,7 @@ void reduce_into_precompiled(const context& ctx, span<const T> in, span<T> out, 
   c.valid(out, "out");
   if (out.size() != 1) c.fail("out.size()=" + std::to_string(out.size()) + " but must be 1");
   c.no_overlap(in, "in", out, "out", false);
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) return cuda_backend::reduce_into(ctx, in, out.data(), o, alg, ws);
 #endif

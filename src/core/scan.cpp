@@ -22,7 +22,7 @@ void scan_precompiled(const char* function, const context& ctx, span<const T> in
   c.no_overlap(in, "in", out, "out", /*allow_same=*/true);
   c.known_option(o, op::max, "op");
   c.known_option(alg, scan_algorithm::decoupled_lookback, "algorithm");
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
   if (in.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) return cuda_backend::scan(ctx, in, out, o, inclusive, init, alg, ws);

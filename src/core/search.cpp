@@ -14,12 +14,7 @@ template <class T>
 static void search_front_end(const char* name, const context& ctx, span<const T> sorted,
                              span<const T> queries, span<std::int64_t> out, bool upper) {
   detail::checker c(ctx, name);
-  c.valid(sorted, "sorted");
-  c.valid(queries, "queries");
-  c.valid(out, "out");
-  c.same_size(queries.size(), "queries", out.size(), "out");
-  c.no_overlap(sorted, "sorted", out, "out", false);
-  c.no_overlap(queries, "queries", out, "out", false);
+  detail::check_search(c, sorted, queries, out);
   if (queries.size() == 0) return;
   using U = detail::key_word_t<T>;
   const detail::key_order<U> ord{detail::kind_of<T>(), false};

@@ -49,7 +49,7 @@ detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_ord
   if (begin_bit >= end)
     c.fail("begin_bit=" + std::to_string(begin_bit) + " is not below end_bit=" +
            std::to_string(end) + " for " + key_type_name<K>() + " keys");
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
   detail::sort_request r;
   r.keys = keys.data();
   r.n = keys.size();

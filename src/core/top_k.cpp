@@ -17,16 +17,23 @@ namespace parprim {
 
 namespace {
 
+// What every top-k entry point checks first: the keys in and out, the order, the workspace.
+template <class K>
+void check_keys(const detail::checker& c, span<const K> in, span<K> out, sort_order order,
+                workspace* ws) {
+  c.valid(in, "in");
+  c.valid(out, "out");
+  c.no_overlap(in, "in", out, "out", false);
+  c.known_option(order, sort_order::descending, "order");
+  c.own_workspace(ws);
+}
+
 template <class K, class V>
 void select_front_end(const detail::checker& c, span<const K> in, const V* values,
                       std::int64_t k, span<K> out, V* out_values, sort_order order,
                       workspace* ws) {
   const context& ctx = c.ctx();
-  c.valid(in, "in");
-  c.valid(out, "out");
-  c.no_overlap(in, "in", out, "out", false);
-  c.known_option(order, sort_order::descending, "order");
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  check_keys(c, in, out, order, ws);
   if (k < 1 || k > in.size())
     c.fail("k=" + std::to_string(k) + " is outside [1, in.size()=" + std::to_string(in.size()) + "]");
   if (out.size() != k) c.fail("out.size()=" + std::to_string(out.size()) + " but k=" + std::to_string(k));
@@ -44,17 +51,27 @@ void select_front_end(const detail::checker& c, span<const K> in, const V* value
   cpu_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest);
 }
 
+// The values of the _pairs entry points: one per key on each side, and apart from every other
+// span (the keys are checked by the front ends).
+template <class K, class V>
+void check_values(const detail::checker& c, span<const K> keys, span<const V> values,
+                  span<K> keys_out, span<V> values_out) {
+  c.valid(values, "values");
+  c.valid(values_out, "values_out");
+  c.same_size(keys.size(), "keys", values.size(), "values");
+  c.same_size(keys_out.size(), "keys_out", values_out.size(), "values_out");
+  c.no_overlap(values, "values", values_out, "values_out", false);
+  c.no_overlap(keys, "keys", values_out, "values_out", false);
+  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+}
+
 // Segmented: validate (offsets included), then each backend's segmented top-k.
 template <class K, class V>
 void segmented_front_end(const detail::checker& c, span<const K> in, const V* values,
                          span<const std::int64_t> offsets, std::int64_t k, span<K> out,
                          V* out_values, sort_order order, bool sorted, workspace* ws) {
   const context& ctx = c.ctx();
-  c.valid(in, "in");
-  c.valid(out, "out");
-  c.no_overlap(in, "in", out, "out", false);
-  c.known_option(order, sort_order::descending, "order");
-  if (ws && &ws->ctx().state() != &ctx.state()) c.fail("workspace belongs to another context");
+  check_keys(c, in, out, order, ws);
   if (k < 1) c.fail("k=" + std::to_string(k) + " but must be >= 1");
   const std::int64_t segments = offsets.size() - 1;
   if (offsets.size() >= 1 && (out.size() % k != 0 || out.size() / k != segments))
@@ -95,13 +112,7 @@ void segmented_top_k_pairs(const context& ctx, span<const K> keys, span<const V>
                            span<const std::int64_t> offsets, std::int64_t k, span<K> keys_out,
                            span<V> values_out, sort_order order, bool sorted, workspace* ws) {
   detail::checker c(ctx, "segmented_top_k_pairs");
-  c.valid(values, "values");
-  c.valid(values_out, "values_out");
-  c.same_size(keys.size(), "keys", values.size(), "values");
-  c.same_size(keys_out.size(), "keys_out", values_out.size(), "values_out");
-  c.no_overlap(values, "values", values_out, "values_out", false);
-  c.no_overlap(keys, "keys", values_out, "values_out", false);
-  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+  check_values(c, keys, values, keys_out, values_out);
   segmented_front_end<K, V>(c, keys, values.data(), offsets, k, keys_out, values_out.data(), order,
                             sorted, ws);
 }
@@ -119,13 +130,7 @@ void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, s
                  span<K> keys_out, span<V> values_out, sort_order order, bool sorted,
                  workspace* ws) {
   detail::checker c(ctx, "top_k_pairs");
-  c.valid(values, "values");
-  c.valid(values_out, "values_out");
-  c.same_size(keys.size(), "keys", values.size(), "values");
-  c.same_size(keys_out.size(), "keys_out", values_out.size(), "values_out");
-  c.no_overlap(values, "values", values_out, "values_out", false);
-  c.no_overlap(keys, "keys", values_out, "values_out", false);
-  c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
+  check_values(c, keys, values, keys_out, values_out);
   select_front_end<K, V>(c, keys, values.data(), k, keys_out, values_out.data(), order, ws);
   if (sorted) radix_sort_pairs<K, V>(ctx, keys_out, values_out, order, 0, -1, sort_algorithm::onesweep, ws);
 }

@@ -67,6 +67,13 @@ inline bool cuda_usable() { return context::cuda_device_count() > 0; }
 // The backends a test runs on; CUDA only where it is usable (others are skipped).
 inline std::vector<backend> all_backends() { return {backend::cpu, backend::cuda}; }
 
+// The backends a loop inside one test runs on: cpu, and cuda where a device answers.
+inline std::vector<backend> usable_backends() {
+  std::vector<backend> out{backend::cpu};
+  if (cuda_usable()) out.push_back(backend::cuda);
+  return out;
+}
+
 inline context make_context(backend b) {
   return b == backend::cuda ? context::cuda(0) : context::cpu();
 }

@@ -260,8 +260,7 @@ force_plan plan_forces(const context& ctx, std::int64_t n, bool equal_mass, bool
                        std::int64_t targets) {
   constexpr int R = bodies_per_thread<T>;
   force_plan plan;
-  PARPRIM_CUDA_CHECK(ctx.name(), "nbody::forces",
-                     cudaDeviceGetAttribute(&plan.sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  plan.sms = ctx.multiprocessors();
   PARPRIM_CUDA_CHECK(ctx.name(), "nbody::forces",
                      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          &plan.resident_blocks_per_sm, force_kernel_for<T>(equal_mass, guard), B, 0));

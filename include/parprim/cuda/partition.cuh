@@ -80,9 +80,7 @@ void count_place(const context& ctx, cudaStream_t stream, span<const T> in, span
                  Pred pred, std::int64_t* count_device, workspace* ws, const char* who) {
   using pt = cuda_tuning::partition_tuning<sizeof(T)>;
   using shape = select_shape<T, pt::threads, pt::items>;
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
   const std::int64_t tiles = ceil_div(in.size(), shape::tile);
   const std::int64_t capacity = std::max<std::int64_t>(1, std::int64_t(sms) * pt::blocks_per_sm);
   const std::int64_t chunk = ceil_div(tiles, std::min(tiles, capacity)) * shape::tile;

@@ -45,8 +45,7 @@ void sort(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort_order 
       merge_detail::fail(ctx, who, std::string(what) + ": " + cudaGetErrorString(e), errc::device_error);
   };
   check(cudaSetDevice(ctx.device()), "cudaSetDevice");
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()), "cudaDeviceGetAttribute");
+  const int sms = ctx.multiprocessors();
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream());
   sort_by_key_detail::layout<T, I, Index> at(n);
   merge_detail::scratch temp(ctx, nullptr, at.total);  // ws serves the sort below

@@ -9,6 +9,7 @@
 #include "parprim/context.hpp"
 #include "parprim/error.hpp"
 #include "parprim/span.hpp"
+#include "parprim/workspace.hpp"
 
 namespace parprim::detail {
 
@@ -74,6 +75,11 @@ class checker {
     auto v = static_cast<long long>(value);
     if (v < 0 || v > static_cast<long long>(last))
       fail(std::string(name) + "=" + std::to_string(v) + " is not a known option");
+  }
+
+  // A workspace holds memory of the context it was made for: it serves no other.
+  void own_workspace(const workspace* ws) const {
+    if (ws && &ws->ctx().state() != &ctx_.state()) fail("workspace belongs to another context");
   }
 
   const context& ctx() const { return ctx_; }

@@ -115,9 +115,7 @@ void histogram(const context& ctx, span<const T> samples, span<std::uint64_t> bi
   const auto bin_of = detail::make_even_bins(lower, upper, num_bins);
   auto* out = reinterpret_cast<unsigned long long*>(bins_out.data());
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(out, 0, bins_out.size_bytes(), stream));
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
 
   if (num_bins > histogram_shared_bins) {
     const std::int64_t blocks = std::min<std::int64_t>(

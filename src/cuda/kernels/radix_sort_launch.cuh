@@ -23,9 +23,7 @@ namespace parprim::cuda_kernels::onesweep {
 inline void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
   const char* who = "radix_sort";
   cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
   const std::int64_t n = r.n;
   using detail::align_up;
   const std::size_t hist_bytes = align_up(std::size_t(wide_images) * sizeof(unsigned long long));
@@ -66,9 +64,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
     if (r.begin_bit == 0 && r.end_bit == 16) return counting_sort_16(ctx, r, ws);
   }
   cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
 
   const std::int64_t n = r.n;
   const int passes = (r.end_bit - r.begin_bit + tuning::radix_bits - 1) / tuning::radix_bits;

@@ -58,9 +58,7 @@ void split_sort(const context& ctx, const detail::sort_request& r, workspace* ws
   const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
   const std::int64_t n = r.n;
   using detail::align_up;
   const std::size_t flag_bytes = align_up(std::size_t(n) * sizeof(Off));

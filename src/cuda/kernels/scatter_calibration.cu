@@ -159,9 +159,7 @@ detail::scatter_bandwidths measure_scatter_bandwidths(const context& ctx) {
                        ? 3 * static_cast<std::size_t>(multi_tuning::calibration_out_bytes)
                        : std::size_t(1) << 28);
   stream_timer ev(ctx, "scatter (calibration)");
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), "scatter (calibration)",
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
 
   // B_seq: streaming reads of the whole scratch, best of three after a warm-up.
   auto read_all = [&] {

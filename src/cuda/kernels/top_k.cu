@@ -39,9 +39,7 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   const char* who = "top_k";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
-  int sms = 0;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device()));
+  const int sms = ctx.multiprocessors();
   const std::int64_t tiles = ceil_div(n, tuning::tile);
   const std::size_t state_bytes = detail::align_up(sizeof(select_state<U>));
   const std::size_t hist_bytes = detail::align_up(tuning::first_bins * sizeof(unsigned long long));

@@ -17,6 +17,7 @@ namespace parprim::cuda_rt {
 int device_count() noexcept;                       // 0 when the driver or device is missing
 void* create_stream(int device, const char* who);  // non-blocking stream
 void destroy_stream(int device, void* stream) noexcept;
+int multiprocessor_count(const detail::context_state& s, const char* who);  // of s.device, checked
 
 void* device_malloc(detail::context_state& s, std::size_t bytes, const char* who);
 void device_free(detail::context_state& s, void* p) noexcept;

@@ -58,6 +58,13 @@ void destroy_stream(int device, void* stream) noexcept {
   cudaStreamDestroy(static_cast<cudaStream_t>(stream));
 }
 
+int multiprocessor_count(const context_state& s, const char* who) {
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device), s.name, who,
+        "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
+  return sms;
+}
+
 void* device_malloc(context_state& s, std::size_t bytes, const char* who) {
   check(cudaSetDevice(s.device), s.name, who, "cudaSetDevice");
   void* p = nullptr;
