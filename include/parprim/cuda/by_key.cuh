@@ -3,9 +3,10 @@
 // pass with decoupled look-back (Merrill & Garland, NVR-2016-002). Every key and value is
 // read once and every output written once. The precompiled entry points
 // (src/cuda/kernels/by_key.cu, unique.cu) are this code instantiated for the six types.
-// unique and its variants are a compaction of the run heads: they run copy_if's kernel
-// (detail/select_lookback.cuh) with the heads as its selection (unique_heads()); the rest of this
-// file is the kernel of the folding kinds, reduce and scan.
+// unique, its variants and run_length_encode are a compaction of the run heads: they run
+// copy_if's kernel (detail/select_lookback.cuh) with the heads as its selection
+// (unique_heads(), unique_lengths(): a run's length is the distance between its head and the
+// next); the rest of this file is the kernel of the folding kinds, reduce and scan.
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
 // segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
@@ -92,19 +93,12 @@ struct storage {
   int tile;
 };
 
-// The value a run length folds: one per element.
-template <class V>
-__device__ __forceinline__ V one() {
-  if constexpr (std::is_arithmetic_v<V>) return V(1);
-  else return V{};
-}
-
-// The value element i folds: its staged value, or a one (run lengths); an exclusive scan
-// folds init into the value of each run's head.
+// The value element i folds: its staged value; an exclusive scan folds init into the value
+// of each run's head.
 template <runs_kind Kind, class K, class V, class Op>
 __device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* values, int i,
                                            bool head, const Op& op) {
-  V x = io.values ? values[i] : one<V>();
+  V x = values[i];
   if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
   return x;
 }
@@ -238,7 +232,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const std::int64_t base = std::int64_t(tile) * Shape::tile;
   const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
   load_to_shared<K, Shape>(s.keys, io.keys + base, count);
-  if (io.values) load_to_shared<V, Shape>(s.values, io.values + base, count);
+  load_to_shared<V, Shape>(s.values, io.values + base, count);
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
@@ -335,6 +329,38 @@ std::int64_t unique_heads(const context& ctx, const runs_io<K, V>& io, Eq eq, wo
   return runs;
 }
 
+// run_length_encode: the same compaction of the run heads, which also writes each run's
+// length (write_run_lengths in detail/select_lookback.cuh), then one thread per tile fixes the
+// lengths of the runs that leave their tile (fix_run_lengths_kernel). Lengths travel in
+// io.values_out. Returns the run count, read back to the host. io.n > 0.
+template <class K, class Eq>
+std::int64_t unique_lengths(const context& ctx, const runs_io<K, std::int64_t>& io, Eq eq,
+                            workspace* ws, const char* who) {
+  using lt = cuda_tuning::heads_tuning<int(sizeof(K))>;
+  using sh = select_shape<K, lt::threads, lt::items>;
+  const std::int64_t tiles = ceil_div(io.n, sh::tile);
+  const std::size_t bytes = lookback_scratch_bytes<lt, K>(io.n);
+  const std::size_t head_bytes = parprim::detail::align_up(std::size_t(tiles) * sizeof(tile_first_head));
+  parprim::detail::temp_memory scratch(ctx, ws, bytes + head_bytes + sizeof(std::int64_t));
+  auto* first_heads = reinterpret_cast<tile_first_head*>(scratch.as<unsigned char>() + bytes);
+  auto* run_count =
+      reinterpret_cast<std::int64_t*>(scratch.as<unsigned char>() + bytes + head_bytes);
+  const cudaStream_t stream = stream_of(ctx);
+  lookback_pass_with_scratch<lt, false>(ctx, stream, span<const K>(io.keys, io.n),
+                                        span<K>(io.keys_out, io.capacity),
+                                        run_lengths<Eq>{eq, io.values_out, first_heads},
+                                        run_count, scratch.get(), who);
+  if (tiles > 1) {  // one tile: every run ends inside it
+    constexpr int threads = lt::fixup_threads;
+    fix_run_lengths_kernel<threads><<<unsigned(ceil_div(tiles, threads)), threads, 0, stream>>>(
+        first_heads, unsigned(tiles), io.n, io.capacity, io.values_out);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  }
+  std::int64_t runs = 0;
+  ctx.copy_to_host(&runs, run_count, sizeof(runs));
+  return runs;
+}
+
 // Launches the kernel of the folding kinds (one block per tile, after a cudaMemsetAsync of
 // the tile counter, the run count and the tile status slots it needs); returns the run
 // count, read back to the host, except for the scans (stream-ordered: -1). io.n > 0.
@@ -378,12 +404,14 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
   return runs;
 }
 
-// Any kind: unique_heads() for the heads, fold_runs() for the others.
+// Any kind: unique_heads() for the heads, unique_lengths() for the run lengths, fold_runs()
+// for the others.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
                   const char* who) {
   use_device(ctx, who);
   if constexpr (Kind == runs_kind::heads) return unique_heads(ctx, io, eq, ws, who);
+  else if constexpr (Kind == runs_kind::lengths) return unique_lengths(ctx, io, eq, ws, who);
   else return fold_runs<Kind>(ctx, io, eq, op, ws, who);
 }
 

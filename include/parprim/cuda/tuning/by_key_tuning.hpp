@@ -46,6 +46,9 @@ struct by_key_tuning {
 // the by-key kernel took 347 us for unique (shared-memory tiles, 3 blocks per SM, barrier
 // stalls first).
 template <int Bytes>
-struct heads_tuning : select_lookback_tuning<Bytes> {};
+struct heads_tuning : select_lookback_tuning<Bytes> {
+  // run_length_encode's fix-up of the runs that leave their tile: one thread per tile.
+  static constexpr int fixup_threads = 256;
+};
 
 }  // namespace parprim::cuda_tuning
