@@ -197,7 +197,8 @@ TEST_P(ByKey, UniqueAndRunLengthEncodeMatchOracle) {
 template <class K>
 std::vector<K> keys_of_runs(const std::vector<std::int64_t>& lengths) {
   std::vector<K> k;
-  for (std::size_t r = 0; r < lengths.size(); ++r) k.insert(k.end(), std::size_t(lengths[r]), K(r % 3));
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    k.insert(k.end(), std::size_t(lengths[r]), K(r % 3));
   return k;
 }
 
@@ -218,8 +219,11 @@ void check_run_lengths_across_tiles(const context& ctx, std::uint64_t seed) {
       {t + 1, t - 2, 1, 2 * t + 1, 9}};
   std::vector<std::int64_t> singles(std::size_t(2 * t + 3), 1);  // every element its own run
   cases.push_back(singles);
-  std::vector<std::int64_t> mixed;  // random lengths of up to 3 tiles
-  for (std::int64_t total = 0; total < 12 * t;) {
+  // Random lengths of up to 3 tiles; on CUDA over 300 tiles, more than the look-back's
+  // window of 64, so that tiles may find their prefix more than one round back.
+  std::vector<std::int64_t> mixed;
+  const std::int64_t mixed_tiles = ctx.kind() == backend::cuda ? 300 : 12;
+  for (std::int64_t total = 0; total < mixed_tiles * t;) {
     mixed.push_back(1 + std::int64_t(g() % std::uint64_t(g() % 2 ? 3 * t : 64)));
     total += mixed.back();
   }
@@ -253,7 +257,8 @@ void check_run_lengths_across_tiles(const context& ctx, std::uint64_t seed) {
     auto got = len_small.to_host();
     std::vector<std::int64_t> poison(std::size_t(runs - room));
     std::memset(poison.data(), 0xA5, poison.size() * sizeof(std::int64_t));
-    EXPECT_EQ(std::vector<std::int64_t>(got.begin() + room, got.end()), poison) << where << " wrote past";
+    EXPECT_EQ(std::vector<std::int64_t>(got.begin() + room, got.end()), poison)
+        << where << " wrote past";
     got.resize(std::size_t(room));
     EXPECT_EQ(got, std::vector<std::int64_t>(lengths.begin(), lengths.begin() + room)) << where;
   }

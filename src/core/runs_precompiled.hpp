@@ -39,14 +39,14 @@ std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
     });
   } else if constexpr (Kind == runs_kind::lengths) {
     static_assert(std::is_same_v<V, std::int64_t>, "run lengths are 64-bit");
-    return run_runs<Kind>(c, keyed, equal_to{}, plus_op<std::int64_t>{}, outs,
-                          [&]() -> std::int64_t {
+    const plus_op<std::int64_t> plus{};
+    return run_runs<Kind>(c, keyed, equal_to{}, plus, outs, [&]() -> std::int64_t {
 #if PARPRIM_HAVE_CUDA
-                            return cuda_backend::lengths_by_key(c.ctx(), keyed, ws);
+      return cuda_backend::lengths_by_key(c.ctx(), keyed, ws);
 #else
-                            return -1;  // never called: without the CUDA backend no context is a CUDA one
+      return -1;  // never called: without the CUDA backend no context is a CUDA one
 #endif
-                          });
+    });
   } else {
     return with_op<V>(o, [&](auto f) {
       return run_runs<Kind>(c, keyed, equal_to{}, f, outs, [&]() -> std::int64_t {

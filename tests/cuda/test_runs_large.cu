@@ -99,7 +99,8 @@ TEST(CudaRunsLarge, RunLengthEncodeBeyond2To32) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   if (rle_n > testing::max_test_size()) GTEST_SKIP() << "PARPRIM_TEST_MAX_N caps sizes";
   const std::int64_t runs = (rle_n + rle_run - 1) / rle_run;
-  if (!enough_memory(std::size_t(rle_n) * 4 + std::size_t(runs) * 12)) GTEST_SKIP() << "not enough device memory";
+  if (!enough_memory(std::size_t(rle_n) * 4 + std::size_t(runs) * 12))
+    GTEST_SKIP() << "not enough device memory";
   context ctx = context::cuda(0);
   buffer<std::uint32_t> keys(ctx, rle_n);
   fill_rle_kernel<<<4096, 256, 0, static_cast<cudaStream_t>(ctx.stream())>>>(keys.data(), rle_n);

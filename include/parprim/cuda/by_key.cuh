@@ -340,7 +340,8 @@ std::int64_t unique_lengths(const context& ctx, const runs_io<K, std::int64_t>& 
   using sh = select_shape<K, lt::threads, lt::items>;
   const std::int64_t tiles = ceil_div(io.n, sh::tile);
   const std::size_t bytes = lookback_scratch_bytes<lt, K>(io.n);
-  const std::size_t head_bytes = parprim::detail::align_up(std::size_t(tiles) * sizeof(tile_first_head));
+  const std::size_t head_bytes =
+      parprim::detail::align_up(std::size_t(tiles) * sizeof(tile_first_head));
   parprim::detail::temp_memory scratch(ctx, ws, bytes + head_bytes + sizeof(std::int64_t));
   auto* first_heads = reinterpret_cast<tile_first_head*>(scratch.as<unsigned char>() + bytes);
   auto* run_count =

@@ -17,8 +17,8 @@
 //             inclusive count. Run heads (unique, run_length_encode) use look_back_count, the
 //             single backward pass for counts: those kernels read almost only, so a tile's
 //             time is its look-back's, and 528 resident tiles (132 SMs x 4) run far ahead of
-//             a 64-tile window, where look_back's slow path pays two round trips per 32
-//             tiles. copy_if and partition keep look_back, the one their shapes were measured
+//             look_back's 64-tile window, past which its slow path pays two round trips per
+//             32 tiles. copy_if and partition keep look_back, the one their shapes were measured
 //             with (bench/results/2026-11-21-h100-experiments.md)
 //   write     the packed run goes to out[prefix ...] with consecutive threads on consecutive
 //             addresses; the partition's rejected run goes to descending addresses from
