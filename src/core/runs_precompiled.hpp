@@ -25,7 +25,6 @@ std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
                              const run_outputs& outs, workspace* ws) {
   check_workspace(c, ws);
   const auto keyed = rekey<equality_key_t<K>>(io);
-  using KK = equality_key_t<K>;
   if constexpr (Kind == runs_kind::heads) {
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "copied values are 4- or 8-byte words");
     using W = copied_value_t<V>;
