@@ -1,8 +1,7 @@
 // reduce_by_key, unique_count and segmented_reduce beyond 2^31 elements (64-bit positions,
-// run indices and tile counts in the runs engine), and run_length_encode beyond 2^32. Inputs
-// are generated and checked on the device: key[i] = i / 5, value[i] = 1 + i % 3, so run r
-// holds elements 5r .. 5r + 4 and its sum is known in closed form. Needs about 22 GB of
-// device memory and skips otherwise.
+// run indices and tile counts in the runs engine). Inputs are generated and checked on the
+// device: key[i] = i / 5, value[i] = 1 + i % 3, so run r holds elements 5r .. 5r + 4 and its
+// sum is known in closed form. Needs about 22 GB of device memory and skips otherwise.
 #include <cuda_runtime.h>
 
 #include <algorithm>
