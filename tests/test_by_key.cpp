@@ -193,6 +193,87 @@ TEST_P(ByKey, UniqueAndRunLengthEncodeMatchOracle) {
   check_unique<double>(ctx, seed);
 }
 
+// Keys whose runs have the given lengths (neighbouring runs differ).
+template <class K>
+std::vector<K> keys_of_runs(const std::vector<std::int64_t>& lengths) {
+  std::vector<K> k;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    k.insert(k.end(), std::size_t(lengths[r]), K(r % 3));
+  return k;
+}
+
+// run_length_encode where runs meet tile edges. On CUDA a tile of unique's compaction holds
+// 32 KiB of keys (t = 8192 4-byte or 4096 8-byte keys); a run that leaves its tile gets its
+// length from a second kernel, keyed by the next tile that holds a head (or by n).
+template <class K>
+void check_run_lengths_across_tiles(const context& ctx, std::uint64_t seed) {
+  const std::int64_t t = 32768 / std::int64_t(sizeof(K));
+  std::mt19937_64 g(seed);
+  std::vector<std::vector<std::int64_t>> cases{
+      {3 * t + 5},                         // one run covering everything
+      {5, 3 * t + 45},                     // the last tiles hold no head at all
+      {t, t, t},                           // every run is one whole tile
+      {2 * t, 7},                          // the last tile's one head is its first element
+      {1, t - 1, 1, 2 * t, t + 1, 3},      // runs spanning 1, 2 and 3 tiles
+      {t - 1, 2, 5 * t + 7, 1, 1, t - 3},  // a run over many tiles between short ones
+      {t + 1, t - 2, 1, 2 * t + 1, 9}};
+  std::vector<std::int64_t> singles(std::size_t(2 * t + 3), 1);  // every element its own run
+  cases.push_back(singles);
+  // Random lengths of up to 3 tiles; on CUDA over 300 tiles, more than the look-back's
+  // window of 64, so that tiles may find their prefix more than one round back.
+  std::vector<std::int64_t> mixed;
+  const std::int64_t mixed_tiles = ctx.kind() == backend::cuda ? 300 : 12;
+  for (std::int64_t total = 0; total < mixed_tiles * t;) {
+    mixed.push_back(1 + std::int64_t(g() % std::uint64_t(g() % 2 ? 3 * t : 64)));
+    total += mixed.back();
+  }
+  cases.push_back(mixed);
+  for (const auto& lengths : cases) {
+    const auto keys = keys_of_runs<K>(lengths);
+    const std::int64_t n = std::int64_t(keys.size());
+    if (n > testing::max_test_size()) continue;
+    const std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) +
+                              " runs=" + std::to_string(lengths.size());
+    const auto want = reference::run_length_encode(keys);
+    ASSERT_EQ(want.values, lengths) << where;
+    const std::int64_t runs = std::int64_t(lengths.size());
+    auto k = buffer<K>::from_host(ctx, keys);
+    buffer<K> u(ctx, runs);
+    buffer<std::int64_t> len(ctx, runs);
+    ASSERT_EQ(run_length_encode<K>(ctx, k, u, len), runs) << where;
+    EXPECT_TRUE(same_bits(u.to_host(), want.keys)) << where << " keys";
+    EXPECT_EQ(len.to_host(), lengths) << where << " lengths";
+    if (runs < 2) continue;
+    // Room for fewer runs: the first ones are written and nothing past them.
+    const std::int64_t room = runs / 2;
+    buffer<K> u_small(ctx, runs);
+    buffer<std::int64_t> len_small(ctx, runs);
+    len_small.fill_bytes(0xA5);
+    testing::expect_error(
+        [&] {
+          run_length_encode<K>(ctx, k, u_small, span<std::int64_t>(len_small.data(), room));
+        },
+        errc::invalid_argument, {"run_length_encode", "lengths.size()", " runs"});
+    auto got = len_small.to_host();
+    std::vector<std::int64_t> poison(std::size_t(runs - room));
+    std::memset(poison.data(), 0xA5, poison.size() * sizeof(std::int64_t));
+    EXPECT_EQ(std::vector<std::int64_t>(got.begin() + room, got.end()), poison)
+        << where << " wrote past";
+    got.resize(std::size_t(room));
+    EXPECT_EQ(got, std::vector<std::int64_t>(lengths.begin(), lengths.begin() + room)) << where;
+  }
+}
+
+TEST_P(ByKey, RunLengthsAcrossTileEdges) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_run_lengths_across_tiles<std::uint32_t>(ctx, seed);
+  check_run_lengths_across_tiles<float>(ctx, seed);
+  check_run_lengths_across_tiles<std::int64_t>(ctx, seed);
+}
+
 // Float values that do round: the results must not depend on timing (the look-back folds
 // tile carries in a fixed order), so repeated calls give the same bits, and they stay within
 // rounding of a double-precision fold.

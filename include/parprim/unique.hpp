@@ -135,7 +135,7 @@ std::int64_t run_length_encode(const context& ctx, span<E> in, span<detail::valu
   c.no_overlap(in, "in", unique_out, "unique_out", false);
   c.no_overlap(in, "in", lengths, "lengths", false);
   c.no_overlap(unique_out, "unique_out", lengths, "lengths", false);
-  // A run's length is the fold of a one per element (values null) under +.
+  // Lengths are 64-bit whatever n is: a run may be longer than 2^32 elements.
   detail::runs_io<detail::value_t<E>, std::int64_t> io;
   io.n = in.size();
   io.keys = in.data();
@@ -147,7 +147,7 @@ std::int64_t run_length_encode(const context& ctx, span<E> in, span<detail::valu
   outs.name[1] = "lengths";
   outs.size[1] = lengths.size();
   io.capacity = outs.capacity();
-  return detail_runs::run<detail::runs_kind::reduce>(c, "run_length_encode", io, eq,
+  return detail_runs::run<detail::runs_kind::lengths>(c, "run_length_encode", io, eq,
                                                      detail::plus_op<std::int64_t>{}, outs, ws);
 }
 

@@ -25,7 +25,6 @@ std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
                              const run_outputs& outs, workspace* ws) {
   check_workspace(c, ws);
   const auto keyed = rekey<equality_key_t<K>>(io);
-  using KK = equality_key_t<K>;
   if constexpr (Kind == runs_kind::heads) {
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "copied values are 4- or 8-byte words");
     using W = copied_value_t<V>;
@@ -33,6 +32,16 @@ std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
     return run_runs<Kind>(c, words, equal_to{}, no_fold{}, outs, [&]() -> std::int64_t {
 #if PARPRIM_HAVE_CUDA
       return cuda_backend::heads_by_key(c.ctx(), words, ws);
+#else
+      return -1;  // never called: without the CUDA backend no context is a CUDA one
+#endif
+    });
+  } else if constexpr (Kind == runs_kind::lengths) {
+    static_assert(std::is_same_v<V, std::int64_t>, "run lengths are 64-bit");
+    const plus_op<std::int64_t> plus{};
+    return run_runs<Kind>(c, keyed, equal_to{}, plus, outs, [&]() -> std::int64_t {
+#if PARPRIM_HAVE_CUDA
+      return cuda_backend::lengths_by_key(c.ctx(), keyed, ws);
 #else
       return -1;  // never called: without the CUDA backend no context is a CUDA one
 #endif

@@ -56,7 +56,7 @@ std::int64_t run_length_encode_precompiled(const context& ctx, span<const K> in,
   c.no_overlap(in, "in", unique_out, "unique_out", false);
   c.no_overlap(in, "in", lengths, "lengths", false);
   c.no_overlap(unique_out, "unique_out", lengths, "lengths", false);
-  // A run's length is the fold of a one per element (values null) under +.
+  // Lengths are 64-bit whatever n is: a run may be longer than 2^32 elements.
   runs_io<K, std::int64_t> io;
   io.n = in.size();
   io.keys = in.data();
@@ -68,7 +68,7 @@ std::int64_t run_length_encode_precompiled(const context& ctx, span<const K> in,
   outs.name[1] = "lengths";
   outs.size[1] = lengths.size();
   io.capacity = outs.capacity();
-  return run_precompiled<runs_kind::reduce>(c, io, op::plus, outs, ws);
+  return run_precompiled<runs_kind::lengths>(c, io, op::plus, outs, ws);
 }
 
 #define PARPRIM_INSTANTIATE_KV(K, V)                                                       \

@@ -1,9 +1,9 @@
 // The CUDA backend's entry points for the runs primitives, plain C++.
-//   runs_by_key (reduce and scan kinds: reduce_by_key, the scans by key, run_length_encode;
-//     src/cuda/kernels/by_key.cu) and heads_by_key (unique, unique_by_key, unique_count;
-//     unique.cu): the single-pass body of parprim/cuda/by_key.cuh with ==, for keys u32 u64
-//     f32 f64 (signed keys arrive as their unsigned type); heads_by_key takes values by size
-//     (u32 or u64).
+//   runs_by_key (reduce and scan kinds: reduce_by_key, the scans by key;
+//     src/cuda/kernels/by_key.cu), heads_by_key (unique, unique_by_key, unique_count) and
+//     lengths_by_key (run_length_encode; both unique.cu): the bodies of parprim/cuda/by_key.cuh
+//     with ==, for keys u32 u64 f32 f64 (signed keys arrive as their unsigned type);
+//     heads_by_key takes values by size (u32 or u64).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
 //     head source, K = u32), on the two-pass engine of parprim/cuda/segmented.cuh.
 // Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered).
@@ -24,6 +24,10 @@ std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op
 
 template <class K, class V>
 std::int64_t heads_by_key(const context& ctx, const detail::runs_io<K, V>& io, workspace* ws);
+
+template <class K>
+std::int64_t lengths_by_key(const context& ctx, const detail::runs_io<K, std::int64_t>& io,
+                            workspace* ws);
 
 template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws);

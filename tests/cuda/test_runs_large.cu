@@ -4,6 +4,8 @@
 // sum is known in closed form. Needs about 22 GB of device memory and skips otherwise.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "support/test_support.hpp"
 
 namespace parprim {
@@ -104,6 +106,39 @@ TEST(CudaRunsLarge, ReduceByKeyUniqueCountSegmentedReduceBeyond2To31) {
   check_segments_kernel<<<4096, 256, 0, stream>>>(sums.data(), segments, large_n, medium,
                                                   errors.data());
   EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce of segments of 4096";
+}
+
+// run_length_encode past 2^32 positions: key[i] = i / rle_run, so one run straddles 2^32 and
+// every placeholder start the fix-up subtracts is above 2^32 from there on (64-bit lengths and
+// positions). Needs about 17 GB of device memory and skips otherwise.
+constexpr std::int64_t rle_n = (std::int64_t{1} << 32) + 4099;
+constexpr std::int64_t rle_run = 1'000'003;  // spans 123 tiles of 8192 keys
+
+__global__ void fill_rle_kernel(std::uint32_t* keys, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    keys[i] = static_cast<std::uint32_t>(i / rle_run);
+}
+
+TEST(CudaRunsLarge, RunLengthEncodeBeyond2To32) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  if (rle_n > testing::max_test_size()) GTEST_SKIP() << "PARPRIM_TEST_MAX_N caps sizes";
+  const std::int64_t runs = (rle_n + rle_run - 1) / rle_run;
+  if (!enough_memory(std::size_t(rle_n) * 4 + std::size_t(runs) * 12))
+    GTEST_SKIP() << "not enough device memory";
+  context ctx = context::cuda(0);
+  buffer<std::uint32_t> keys(ctx, rle_n);
+  fill_rle_kernel<<<4096, 256, 0, static_cast<cudaStream_t>(ctx.stream())>>>(keys.data(), rle_n);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  buffer<std::uint32_t> unique_out(ctx, runs);
+  buffer<std::int64_t> lengths(ctx, runs);
+  ASSERT_EQ(run_length_encode<std::uint32_t>(ctx, keys, unique_out, lengths), runs);
+  const auto got_keys = unique_out.to_host();
+  const auto got_lengths = lengths.to_host();
+  for (std::int64_t r = 0; r < runs; ++r) {
+    ASSERT_EQ(got_keys[r], std::uint32_t(r)) << "run " << r;
+    ASSERT_EQ(got_lengths[r], std::min(rle_run, rle_n - r * rle_run)) << "run " << r;
+  }
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // pass with decoupled look-back (Merrill & Garland, NVR-2016-002). Every key and value is
 // read once and every output written once. The precompiled entry points
 // (src/cuda/kernels/by_key.cu, unique.cu) are this code instantiated for the six types.
-// unique and its variants are a compaction of the run heads: they run copy_if's kernel
-// (detail/select_lookback.cuh) with the heads as its selection (unique_heads()); the rest of this
-// file is the kernel of the folding kinds, reduce and scan.
+// unique, its variants and run_length_encode are a compaction of the run heads: they run
+// copy_if's kernel (detail/select_lookback.cuh) with the heads as its selection
+// (unique_heads(), unique_lengths() in detail/select_heads.cuh: a run's length is the
+// distance between its head and the next); this file is the kernel of the folding kinds,
+// reduce and scan, and the dispatch of every kind.
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
 // segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
@@ -44,9 +46,9 @@
 #include <type_traits>
 
 #include "parprim/cuda/by_key_prefix.cuh"
-#include "parprim/cuda/partition.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/select_heads.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
 #include "parprim/cuda/tuning/by_key_tuning.hpp"
 #include "parprim/detail/generic.hpp"
@@ -92,19 +94,12 @@ struct storage {
   int tile;
 };
 
-// The value a run length folds: one per element.
-template <class V>
-__device__ __forceinline__ V one() {
-  if constexpr (std::is_arithmetic_v<V>) return V(1);
-  else return V{};
-}
-
-// The value element i folds: its staged value, or a one (run lengths); an exclusive scan
-// folds init into the value of each run's head.
+// The value element i folds: its staged value; an exclusive scan folds init into the value
+// of each run's head.
 template <runs_kind Kind, class K, class V, class Op>
 __device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* values, int i,
                                            bool head, const Op& op) {
-  V x = io.values ? values[i] : one<V>();
+  V x = values[i];
   if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
   return x;
 }
@@ -238,7 +233,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const std::int64_t base = std::int64_t(tile) * Shape::tile;
   const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
   load_to_shared<K, Shape>(s.keys, io.keys + base, count);
-  if (io.values) load_to_shared<V, Shape>(s.values, io.values + base, count);
+  load_to_shared<V, Shape>(s.values, io.values + base, count);
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
@@ -316,25 +311,6 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   }
 }
 
-// unique, unique_by_key, unique_count: copy_if's single-pass compaction (one 64-bit count
-// look-back, 32 KiB tiles of keys held in registers) selecting the run heads; returns the
-// run count, read back to the host. io.n > 0.
-template <class K, class V, class Eq>
-std::int64_t unique_heads(const context& ctx, const runs_io<K, V>& io, Eq eq, workspace* ws,
-                   const char* who) {
-  using lt = cuda_tuning::heads_tuning<int(sizeof(K))>;
-  const std::size_t bytes = lookback_scratch_bytes<lt, K>(io.n);
-  parprim::detail::temp_memory scratch(ctx, ws, bytes + sizeof(std::int64_t));
-  auto* run_count = reinterpret_cast<std::int64_t*>(scratch.as<unsigned char>() + bytes);
-  lookback_pass_with_scratch<lt, false>(ctx, stream_of(ctx), span<const K>(io.keys, io.n),
-                                        span<K>(io.keys_out, io.capacity),
-                                        run_heads<V, Eq>{eq, io.values, io.values_out},
-                                        run_count, scratch.get(), who);
-  std::int64_t runs = 0;
-  ctx.copy_to_host(&runs, run_count, sizeof(runs));
-  return runs;
-}
-
 // Launches the kernel of the folding kinds (one block per tile, after a cudaMemsetAsync of
 // the tile counter, the run count and the tile status slots it needs); returns the run
 // count, read back to the host, except for the scans (stream-ordered: -1). io.n > 0.
@@ -378,12 +354,14 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
   return runs;
 }
 
-// Any kind: unique_heads() for the heads, fold_runs() for the others.
+// Any kind: unique_heads() for the heads, unique_lengths() for the run lengths, fold_runs()
+// for the others.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op, workspace* ws,
                   const char* who) {
   use_device(ctx, who);
   if constexpr (Kind == runs_kind::heads) return unique_heads(ctx, io, eq, ws, who);
+  else if constexpr (Kind == runs_kind::lengths) return unique_lengths(ctx, io, eq, ws, who);
   else return fold_runs<Kind>(ctx, io, eq, op, ws, who);
 }
 

@@ -3,12 +3,14 @@
 // the run state and its segmented operator.
 //
 // A run is a maximal stretch of consecutive elements whose keys are equal under the caller's
-// equality; element 0 starts one. Three kinds of work:
-//   reduce: per run, its first key and the fold of its values (or of ones: run lengths);
+// equality; element 0 starts one. Four kinds of work:
+//   reduce: per run, its first key and the fold of its values;
 //   scan:   per element, the fold of its run's values up to it (inclusive) or before it
 //           (exclusive, from init);
 //   heads:  per run, its first key and optionally its first value (unique, unique_by_key,
-//           unique_count).
+//           unique_count);
+//   lengths: per run, its first key and its length (run_length_encode; V = int64, no values
+//           read: a run's length is the fold of a one per element under +).
 #pragma once
 
 #include <cstdint>
@@ -20,17 +22,16 @@ namespace parprim::detail {
 
 struct runs_tag { static constexpr const char* header = "parprim/cuda/by_key.cuh"; };
 
-enum class runs_kind { reduce, scan, heads };
+enum class runs_kind { reduce, scan, heads, lengths };
 
 template <class K, class V>
 struct runs_io {
   std::int64_t n = 0;
   const K* keys = nullptr;
-  // reduce: folded, or null to fold ones (run lengths, V = int64); scan: folded;
-  // heads: copied at each run's first element, or null.
+  // reduce, scan: folded; heads: copied at each run's first element, or null; lengths: null.
   const V* values = nullptr;
   K* keys_out = nullptr;    // per run: its first key (null: not written)
-  V* values_out = nullptr;  // per run (reduce, heads) or per element (scan); null: not written
+  V* values_out = nullptr;  // per run (reduce, heads, lengths) or per element (scan); null: not written
   std::int64_t capacity = 0;  // outputs indexed by run are written below this index only
   bool inclusive = true;      // scan
   V init{};                   // exclusive scan: the value before every run

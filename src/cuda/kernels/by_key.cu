@@ -1,7 +1,7 @@
-// Precompiled CUDA dispatch of reduce_by_key, inclusive/exclusive_scan_by_key and
-// run_length_encode: the single-pass body of parprim/cuda/by_key.cuh with == and the
-// library's operators. op::plus, the common case (and run_length_encode's), folds with the
-// compile-time operator; min and max share one kernel per key and value type pair, chosen
+// Precompiled CUDA dispatch of reduce_by_key and inclusive/exclusive_scan_by_key: the
+// single-pass body of parprim/cuda/by_key.cuh with == and the library's operators
+// (run_length_encode runs on unique's compaction, unique.cu). op::plus, the common case,
+// folds with the compile-time operator; min and max share one kernel per key and value type pair, chosen
 // at run time. Per key type and kind that is 6 min/max kernels and 4 plus kernels (signed
 // integers add as their unsigned type: wrap_add gives the same bits), 80 in all.
 #include <type_traits>

@@ -155,4 +155,65 @@ __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns,
   return acc;
 }
 
+// The exclusive prefix of tile > 0 over tile_count_status (element counts, +), computed by
+// the 32 lanes of one warp; every lane returns it. Integer sums do not depend on the order of
+// the additions, so the ordered fold above is not needed, and the walk is Merrill & Garland's
+// single backward pass with a wide window: each round polls the W = 32 * PerLane tiles below
+// the ones already summed (both slots at once), and either finds the nearest inclusive prefix
+// and adds the aggregates above it (done), or waits for all W aggregates, adds them and moves
+// W tiles down. A round costs one round trip to L2 however far the front of published
+// inclusive prefixes lags; look_back's slow path walks 32 tiles per round trip, twice (back to
+// an inclusive prefix, then forward over the aggregates). Tile 0 publishes only its inclusive
+// prefix, so a round keeps polling both slots until it is complete.
+template <int PerLane>
+__device__ long long look_back_count(const tile_count_status& status, int tile,
+                                     unsigned sleep_ns) {
+  constexpr int W = warp_size * PerLane;
+  const int lane = lane_id();
+  long long sum = 0;
+  for (int hi = tile;; hi -= W) {  // this round: tiles hi - W .. hi - 1
+    long long inclusive[PerLane], aggregate[PerLane];
+    bool has_inclusive[PerLane], has_aggregate[PerLane];
+#pragma unroll
+    for (int k = 0; k < PerLane; ++k) {
+      inclusive[k] = aggregate[k] = 0;
+      has_inclusive[k] = false;
+      has_aggregate[k] = hi - W + k * warp_size + lane < 0;  // below tile 0: nothing to add
+    }
+    int p;  // window position (k * 32 + lane) of the nearest inclusive prefix, or -1
+    for (;;) {
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k) {
+        const int t = hi - W + k * warp_size + lane;
+        if (t < 0) continue;
+        if (!has_inclusive[k]) has_inclusive[k] = status.poll_inclusive(t, inclusive[k]);
+        if (!has_aggregate[k]) has_aggregate[k] = status.poll_aggregate(t, aggregate[k]);
+      }
+      p = -1;
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k) {
+        const unsigned lanes_with = __ballot_sync(full_warp, has_inclusive[k]);
+        if (lanes_with != 0) p = k * warp_size + warp_size - 1 - __clz(lanes_with);
+      }
+      bool ready = true;  // every tile above the nearest inclusive prefix has its aggregate
+#pragma unroll
+      for (int k = 0; k < PerLane; ++k)
+        if (k * warp_size + lane > p && !has_aggregate[k]) ready = false;
+      if (__all_sync(full_warp, ready)) break;
+      spin_pause(sleep_ns);
+    }
+    long long part = 0;
+#pragma unroll
+    for (int k = 0; k < PerLane; ++k) {
+      const int q = k * warp_size + lane;
+      if (q > p) part += aggregate[k];
+      else if (q == p) part += inclusive[k];
+    }
+#pragma unroll
+    for (int d = warp_size / 2; d > 0; d /= 2) part += shfl_xor(part, d);
+    sum += part;
+    if (p >= 0) return sum;
+  }
+}
+
 }  // namespace parprim::cuda_prim

@@ -103,21 +103,34 @@ __device__ __forceinline__ unsigned predicate_mask(const tile_regs<T, Shape>& r,
   return mask;
 }
 
+// The key just before the warp's stretch, for heads_mask (lane 0 of each warp; other lanes
+// and warp 0 at the input's start get K()): `tile_keys[mine - 1]`, in the tile for warps > 0
+// and the previous tile's last key for warp 0. The kernel issues this load together with the
+// tile's own loads, before the tile id is known, so that it is in flight while they are: a
+// load issued after the claim would add one more memory latency between the tile's start
+// and the publication of its count, and every later tile's look-back waits for that count.
+template <class K, class Shape>
+__device__ __forceinline__ K warp_predecessor(const K* tile_keys, int count, bool at_input_start) {
+  const int mine = tile_offset_of_thread<Shape>();
+  K before{};
+  if (select_lane() == 0 && !(at_input_start && select_warp() == 0) && mine < count)
+    before = tile_keys[mine - 1];
+  return before;
+}
+
 // The selection bits of run heads (unique): element e is selected when !eq(key before e, e);
 // element 0 of the input always is. The key before element (k, j) is (k, j - 1) in the same
 // thread, else the last of row k of lane - 1, else (lane 0) the last of row k - 1 of lane 31:
 // one rotating shuffle per row serves both (lane 0 keeps the previous row's rotation). The
-// warp's first element compares with the key before it in memory (`tile_keys[-1]` for warp
-// 0 of a tile not at the input's start): one cached load per warp.
+// warp's first element compares with `before` (warp_predecessor, lane 0).
 template <class K, class Shape, class Eq>
-__device__ __forceinline__ unsigned heads_mask(const tile_regs<K, Shape>& r, int count,
-                                               const K* tile_keys, bool at_input_start, Eq eq) {
+__device__ __forceinline__ unsigned heads_mask(const tile_regs<K, Shape>& r, int count, K before,
+                                               bool at_input_start, Eq eq) {
   constexpr int vec = Shape::vec;
   const int mine = tile_offset_of_thread<Shape>();
   const int lane = select_lane();
   const bool warp_at_input_start = at_input_start && select_warp() == 0;
-  K rotated{};  // lane 0: the key before its row
-  if (lane == 0 && !warp_at_input_start && mine < count) rotated = tile_keys[mine - 1];
+  K rotated = before;  // lane 0: the key before its row
   // Elements past the tile's end are never heads. Their bits are cleared per row at the end
   // (eq also sees the value-initialized keys that pad a partial tile; an element-wise check
   // kept 32 more values live and spilled 64 bytes at 64 registers, ptxas sm_90, 4-byte keys).

@@ -40,12 +40,23 @@ struct by_key_tuning {
   static constexpr unsigned spin_sleep_ns = 0;
 };
 
-// unique, unique_by_key, unique_count, by key size: copy_if's kernel and shape (32 KiB tiles
-// of keys in registers, 4 blocks per SM) selecting run heads. On the H100 that kernel ran
-// copy_if of 2^26 u32 in 185 us at 0.98x CUB (ncu: 59 registers, 48.6% occupancy), where
-// the by-key kernel took 347 us for unique (shared-memory tiles, 3 blocks per SM, barrier
-// stalls first).
+// unique, unique_by_key, unique_count and run_length_encode, by key size: copy_if's kernel and
+// shape (32 KiB tiles of keys in registers, 4 blocks per SM) selecting run heads. On the H100
+// that kernel ran copy_if of 2^26 u32 in 185 us at 0.98x CUB (ncu: 59 registers, 48.6%
+// occupancy), where the by-key kernel took 347 us for unique (shared-memory tiles, 3 blocks
+// per SM, barrier stalls first). At 2^28 u32 keys unique then took 22.6-22.9 ns per tile at
+// mean runs of 8 and 512 (0.742-0.751 ms), as copy_if at 50% does (0.722 ms), although it
+// reads only: the tile's time was its look-back's, not its traffic. The heads kernels
+// therefore count with look_back_count (one backward pass, 64 tiles per round trip) and load
+// the key before each warp's stretch with the tile (ptxas sm_90: 62-64 registers for every key
+// type, no spills, 32816 bytes of shared memory: 4 blocks per SM).
 template <int Bytes>
-struct heads_tuning : select_lookback_tuning<Bytes> {};
+struct heads_tuning : select_lookback_tuning<Bytes> {
+  // look_back_count polls 32 x lookback_per_lane (2, as copy_if) = 64 tiles per round trip.
+  // 128 (4 per lane) spilled 20-44 bytes per thread for 4-byte keys at the 64-register cap
+  // of 4 blocks per SM (ptxas sm_90).
+  // run_length_encode's fix-up of the runs that leave their tile: one thread per tile.
+  static constexpr int fixup_threads = 256;
+};
 
 }  // namespace parprim::cuda_tuning

@@ -19,12 +19,9 @@ namespace parprim::detail::cpu {
 
 inline constexpr std::int64_t runs_block = 1 << 16;
 
-// The value a run length folds: one per element.
-template <class V>
-V one() {
-  if constexpr (std::is_arithmetic_v<V>) return V(1);
-  else return V{};
-}
+// The kinds that write one fold per run: reduce, and lengths (a one per element under +).
+template <runs_kind Kind>
+inline constexpr bool folds_per_run = Kind == runs_kind::reduce || Kind == runs_kind::lengths;
 
 template <class K, class V>
 void put_run(const runs_io<K, V>& io, V* out, std::int64_t run, const V& x) {
@@ -46,22 +43,24 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
       }
       continue;
     } else {
-      V x = io.values ? io.values[i] : one<V>();
+      V x{};
+      if constexpr (Kind == runs_kind::lengths) x = V(1);
+      else x = io.values[i];
       if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
       if (!write) {
         fold_element(s, head, x, op);
         continue;
       }
-      if (Kind == runs_kind::reduce && head && s.valid) put_run(io, io.values_out, s.heads - 1, s.value);
+      if (folds_per_run<Kind> && head && s.valid) put_run(io, io.values_out, s.heads - 1, s.value);
       const V before = s.value;
       fold_element(s, head, x, op);
-      if (Kind == runs_kind::reduce && head && io.keys_out && s.heads - 1 < io.capacity)
+      if (folds_per_run<Kind> && head && io.keys_out && s.heads - 1 < io.capacity)
         io.keys_out[s.heads - 1] = io.keys[i];
       if (Kind == runs_kind::scan)
         io.values_out[i] = io.inclusive ? s.value : (head ? io.init : before);
     }
   }
-  if (Kind == runs_kind::reduce && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
+  if (folds_per_run<Kind> && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
 }
 
 // Runs the call; returns the number of runs. io.n > 0.
