@@ -17,21 +17,22 @@
 //      already run or have finished: no deadlock);
 //   2. load the tile's keys (and values) into shared memory with 16-byte vector loads when the
 //      tile is whole and aligned, coalesced scalars otherwise; each thread then reads its
-//      `items` consecutive elements (odd count: no bank conflicts) and the key before them,
-//      and marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
+//      `items` consecutive keys (odd count: no bank conflicts) and the key before them, and
+//      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
-//   3. each thread folds its elements into a run state in the same walk; warps scan their
-//      states and, after one barrier, warp 0 scans the warp totals. Only the mask and the
-//      state stay live through phases 3 and 4 (the tile stays in shared memory), which keeps
-//      the kernel under its register cap;
+//   3. each thread folds its values from its last head on into a run state (the values
+//      before that head are restarted away, so they are not read: phase 5 is the only read
+//      of most values when runs are short); warps scan their states and, after one barrier,
+//      warp 0 scans the warp totals. Only the mask and the state stay live through phases 3
+//      and 4 (the tile stays in shared memory), which keeps the kernel at 64 registers;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
 //      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
 //      warp 0); the last tile leaves the run count in device memory;
-//   5. each thread walks its elements again from its prefix, reading them from shared memory.
-//      Per-run outputs are staged in shared memory at their rank within the tile (after a
-//      barrier: the elements are read first), then stored contiguously (coalesced) at
-//      the tile's run offset; per-element outputs (scans) are staged likewise and stored with
-//      16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
+//   5. each thread walks its values again from its prefix, reading them from shared memory
+//      (and the keys of its heads only). Per-run outputs are staged in shared memory at their
+//      rank within the tile (after a barrier: the elements are read first), then stored
+//      contiguously (coalesced) at the tile's run offset; per-element outputs (scans) are
+//      staged likewise and stored with 16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
 //      head of run r) or after the last element, so no element needs its successor.
 // Outputs indexed by run are written below io.capacity only.
 #pragma once
@@ -107,6 +108,45 @@ __device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* val
   V x = io.values ? values[i] : one<V>();
   if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
   return x;
+}
+
+// Phase 2: bit j set where element first + j (< count) starts a run; element 0 of the input
+// (at_start) always does.
+template <class K, class Eq, class Shape>
+__device__ __forceinline__ std::uint32_t find_heads(const K* keys, const K& previous_key,
+                                                    int first, int count, bool at_start,
+                                                    const Eq& eq) {
+  K previous = threadIdx.x == 0 ? previous_key : keys[first - 1];
+  std::uint32_t mask = 0;
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    if (first + j < count) {
+      const K key = keys[first + j];
+      const bool head = (j == 0 && at_start) || !eq(previous, key);
+      previous = key;
+      mask |= head ? 1u << j : 0u;
+    }
+  }
+  return mask;
+}
+
+// Phase 3: the thread's run state (first < count): its heads, and the fold of its values
+// from its last head on (all of them without a head), in fold_element's order (same bits).
+// Runs of mean length 1 or 8 leave about 1 or 4-8 of 15 values to read here.
+template <runs_kind Kind, class K, class V, class Op, class Shape>
+__device__ __forceinline__ run_state<V> fold_tail(const runs_io<K, V>& io, const V* values,
+                                                  int first, int count, std::uint32_t head_mask,
+                                                  const Op& op) {
+  const int last = head_mask == 0 ? 0 : 31 - __clz(head_mask);
+  run_state<V> r{__popc(head_mask), V{}, 1};
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    if (j >= last && first + j < count) {
+      const V x = element_value<Kind>(io, values, first + j, (head_mask >> j) & 1u, op);
+      r.value = j == last ? x : op(r.value, x);
+    }
+  }
+  return r;
 }
 
 // Whole 16-byte units of a tile of T: tiles whose byte size is a multiple of 16.
@@ -201,8 +241,9 @@ __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
 #pragma unroll
   for (int j = 0; j < I; ++j) {
     if (first + j >= count) continue;
-    if (io.keys_out) k[j] = s.keys[first + j];
-    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, (head_mask >> j) & 1u, op);
+    const bool head = (head_mask >> j) & 1u;
+    if (io.keys_out && head) k[j] = s.keys[first + j];  // only a run's first key is written
+    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, head, op);
   }
   __syncthreads();
 #pragma unroll
@@ -242,27 +283,16 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
-  // ---- Phases 2 and 3: one walk over this thread's elements finds its heads (bit j of
-  // head_mask: element first + j starts a run) and folds them; warps scan the folds.
-  // Only the mask and the fold stay live, so the block scan and the look-back run with few
-  // registers (the elements are read again from shared memory in phase 5).
+  // ---- Phases 2 and 3: this thread's heads (bit j of head_mask: element first + j starts a
+  // run), then the fold of its values from its last head on. Only the mask and the fold stay
+  // live through the block scan and the look-back (the values are read again in phase 5).
   const int first = int(threadIdx.x) * I;
   std::uint32_t head_mask = 0;
   state mine = sop_t::identity();
   if (first < count) {
-    K previous = threadIdx.x == 0 ? s.previous_key : s.keys[first - 1];
-    const bool at_start = base + first == 0;  // element 0 always starts a run
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      if (first + j < count) {
-        const K key = s.keys[first + j];
-        const bool head = (j == 0 && at_start) || !eq(previous, key);
-        previous = key;
-        head_mask |= head ? 1u << j : 0u;
-        parprim::detail::fold_element(
-            mine, head, element_value<Kind>(io, s.values, first + j, head, op), op);
-      }
-    }
+    head_mask = find_heads<K, Eq, Shape>(s.keys, s.previous_key, first, count,
+                                         base + first == 0, eq);
+    mine = fold_tail<Kind, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
   }
   const int warp = cuda_prim::warp_id();
   const cuda_prim::warp_scan_result<state> in_warp = cuda_prim::warp_scan(mine, sop);
