@@ -21,19 +21,22 @@
 //      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
 //   3. each thread folds its values from its last head on into a run state (the values
-//      before that head are restarted away, so they are not read: phase 5 is the only read
-//      of most values when runs are short); warps scan their states and, after one barrier,
-//      warp 0 scans the warp totals. Only the mask and the state stay live through phases 3
-//      and 4 (the tile stays in shared memory), which keeps the kernel at 64 registers;
+//      before that head are restarted away; the scans fold from the first head on and write
+//      those results at once, phase 5 doing the rest); warps scan their states and, after
+//      one barrier, warp 0 scans the warp totals. Only the mask and the state stay live
+//      through phases 3 and 4 (the tile stays in shared memory), which keeps the kernel at
+//      64 registers;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
 //      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
 //      warp 0); the last tile leaves the run count in device memory;
 //   5. each thread walks its values again from its prefix, reading them from shared memory
-//      (and the keys of its heads only). Per-run outputs are staged in shared memory at their
-//      rank within the tile (after a barrier: the elements are read first), then stored
-//      contiguously (coalesced) at the tile's run offset; per-element outputs (scans) are
-//      staged likewise and stored with 16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
-//      head of run r) or after the last element, so no element needs its successor.
+//      (the reduction: all of them and the keys of its heads; the scans: those before the
+//      first head). Per-run outputs are staged in shared memory at their rank within the
+//      tile (after a barrier: the elements are read first), then stored contiguously
+//      (coalesced) at the tile's run offset; per-element outputs (scans) are staged likewise
+//      and stored with 16-byte vectors. A run's fold is written where the next run starts
+//      (slot r - 1 for the head of run r) or after the last element, so no element needs
+//      its successor.
 // Outputs indexed by run are written below io.capacity only.
 #pragma once
 
@@ -130,20 +133,35 @@ __device__ __forceinline__ std::uint32_t find_heads(const K* keys, const K& prev
   return mask;
 }
 
+// Index of the thread's first head, or Shape::items when it holds none.
+template <class Shape>
+__device__ __forceinline__ int first_head(std::uint32_t head_mask) {
+  return head_mask == 0 ? Shape::items : __ffs(int(head_mask)) - 1;
+}
+
 // Phase 3: the thread's run state (first < count): its heads, and the fold of its values
 // from its last head on (all of them without a head), in fold_element's order (same bits).
-// Runs of mean length 1 or 8 leave about 1 or 4-8 of 15 values to read here.
+// The reduction reads only that tail. The scans fold from the first head on and write
+// those elements' results in place at once (they need nothing from before the thread), so
+// phase 5 refolds only the elements before the first head: with runs of mean length 1 or 8
+// each value is read once.
 template <runs_kind Kind, class K, class V, class Op, class Shape>
-__device__ __forceinline__ run_state<V> fold_tail(const runs_io<K, V>& io, const V* values,
-                                                  int first, int count, std::uint32_t head_mask,
-                                                  const Op& op) {
+__device__ __forceinline__ run_state<V> fold_own(const runs_io<K, V>& io, V* values, int first,
+                                                 int count, std::uint32_t head_mask,
+                                                 const Op& op) {
+  const int heads_from = first_head<Shape>(head_mask);  // scan results written from here
   const int last = head_mask == 0 ? 0 : 31 - __clz(head_mask);
+  const int start = Kind == runs_kind::scan && head_mask != 0 ? heads_from : last;
   run_state<V> r{__popc(head_mask), V{}, 1};
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
-    if (j >= last && first + j < count) {
-      const V x = element_value<Kind>(io, values, first + j, (head_mask >> j) & 1u, op);
-      r.value = j == last ? x : op(r.value, x);
+    if (j >= start && first + j < count) {
+      const bool head = (head_mask >> j) & 1u;
+      const V x = element_value<Kind>(io, values, first + j, head, op);
+      const V before = r.value;
+      r.value = head || j == start ? x : op(r.value, x);
+      if (Kind == runs_kind::scan && j >= heads_from)
+        values[first + j] = io.inclusive ? r.value : (head ? io.init : before);
     }
   }
   return r;
@@ -209,20 +227,21 @@ __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storag
   }
 }
 
-// Phase 5 of the scan kind: each thread rewrites its own staged values with its scan
-// results, so no thread reads what another writes and no barrier is needed in between.
+// Phase 5 of the scan kind: each thread rewrites its own staged values before its first
+// head (fold_own wrote the rest) with its scan results, so no thread reads what another
+// writes and no barrier is needed in between.
 template <class K, class V, class Op, class Shape>
 __device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, int first,
                                            int count, std::uint32_t head_mask,
                                            run_state<V> run, const Op& op) {
+  const int heads_from = first_head<Shape>(head_mask);
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
-    if (first + j >= count) continue;
-    const bool head = (head_mask >> j) & 1u;
+    if (first + j >= count || j >= heads_from) continue;  // no head among these elements
     const V before = run.value;
     parprim::detail::fold_element(
-        run, head, element_value<runs_kind::scan>(io, values, first + j, head, op), op);
-    values[first + j] = io.inclusive ? run.value : (head ? io.init : before);
+        run, false, element_value<runs_kind::scan>(io, values, first + j, false, op), op);
+    values[first + j] = io.inclusive ? run.value : before;
   }
 }
 
@@ -284,15 +303,15 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   __syncthreads();
 
   // ---- Phases 2 and 3: this thread's heads (bit j of head_mask: element first + j starts a
-  // run), then the fold of its values from its last head on. Only the mask and the fold stay
-  // live through the block scan and the look-back (the values are read again in phase 5).
+  // run), then its run state (fold_own; the scans also write their results from the first
+  // head on). Only the mask and the state stay live through the block scan and the look-back.
   const int first = int(threadIdx.x) * I;
   std::uint32_t head_mask = 0;
   state mine = sop_t::identity();
   if (first < count) {
     head_mask = find_heads<K, Eq, Shape>(s.keys, s.previous_key, first, count,
                                          base + first == 0, eq);
-    mine = fold_tail<Kind, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
+    mine = fold_own<Kind, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
   }
   const int warp = cuda_prim::warp_id();
   const cuda_prim::warp_scan_result<state> in_warp = cuda_prim::warp_scan(mine, sop);
