@@ -19,22 +19,26 @@
 //      already run or have finished: no deadlock);
 //   2. load the tile's keys (and values) into shared memory with 16-byte vector loads when the
 //      tile is whole and aligned, coalesced scalars otherwise; each thread then reads its
-//      `items` consecutive elements (odd count: no bank conflicts) and the key before them,
-//      and marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
+//      `items` consecutive keys (odd count: no bank conflicts) and the key before them, and
+//      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
-//   3. each thread folds its elements into a run state in the same walk; warps scan their
-//      states and, after one barrier, warp 0 scans the warp totals. Only the mask and the
-//      state stay live through phases 3 and 4 (the tile stays in shared memory), which keeps
-//      the kernel under its register cap;
+//   3. each thread folds its values from its last head on into a run state (the values
+//      before that head are restarted away; the scans fold from the first head on and write
+//      those results at once, phase 5 doing the rest); warps scan their states and, after
+//      one barrier, warp 0 scans the warp totals. Only the mask and the state stay live
+//      through phases 3 and 4 (the tile stays in shared memory), which keeps the kernel at
+//      64 registers;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
 //      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
 //      warp 0); the last tile leaves the run count in device memory;
-//   5. each thread walks its elements again from its prefix, reading them from shared memory.
-//      Per-run outputs are staged in shared memory at their rank within the tile (after a
-//      barrier: the elements are read first), then stored contiguously (coalesced) at
-//      the tile's run offset; per-element outputs (scans) are staged likewise and stored with
-//      16-byte vectors. A run's fold is written where the next run starts (slot r - 1 for the
-//      head of run r) or after the last element, so no element needs its successor.
+//   5. each thread walks its values again from its prefix, reading them from shared memory
+//      (the reduction: all of them and the keys of its heads; the scans: those before the
+//      first head). Per-run outputs are staged in shared memory at their rank within the
+//      tile (after a barrier: the elements are read first), then stored contiguously
+//      (coalesced) at the tile's run offset; per-element outputs (scans) are staged likewise
+//      and stored with 16-byte vectors. A run's fold is written where the next run starts
+//      (slot r - 1 for the head of run r) or after the last element, so no element needs
+//      its successor.
 // Outputs indexed by run are written below io.capacity only.
 #pragma once
 
@@ -104,6 +108,60 @@ __device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* val
   return x;
 }
 
+// Phase 2: bit j set where element first + j (< count) starts a run; element 0 of the input
+// (at_start) always does.
+template <class K, class Eq, class Shape>
+__device__ __forceinline__ std::uint32_t find_heads(const K* keys, const K& previous_key,
+                                                    int first, int count, bool at_start,
+                                                    const Eq& eq) {
+  K previous = threadIdx.x == 0 ? previous_key : keys[first - 1];
+  std::uint32_t mask = 0;
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    if (first + j < count) {
+      const K key = keys[first + j];
+      const bool head = (j == 0 && at_start) || !eq(previous, key);
+      previous = key;
+      mask |= head ? 1u << j : 0u;
+    }
+  }
+  return mask;
+}
+
+// Index of the thread's first head, or Shape::items when it holds none.
+template <class Shape>
+__device__ __forceinline__ int first_head(std::uint32_t head_mask) {
+  return head_mask == 0 ? Shape::items : __ffs(int(head_mask)) - 1;
+}
+
+// Phase 3: the thread's run state (first < count): its heads, and the fold of its values
+// from its last head on (all of them without a head), in fold_element's order (same bits).
+// The reduction reads only that tail. The scans fold from the first head on and write
+// those elements' results in place at once (they need nothing from before the thread), so
+// phase 5 refolds only the elements before the first head: with runs of mean length 1 or 8
+// each value is read once.
+template <runs_kind Kind, class K, class V, class Op, class Shape>
+__device__ __forceinline__ run_state<V> fold_own(const runs_io<K, V>& io, V* values, int first,
+                                                 int count, std::uint32_t head_mask,
+                                                 const Op& op) {
+  const int heads_from = first_head<Shape>(head_mask);  // scan results written from here
+  const int last = head_mask == 0 ? 0 : 31 - __clz(head_mask);
+  const int start = Kind == runs_kind::scan && head_mask != 0 ? heads_from : last;
+  run_state<V> r{__popc(head_mask), V{}, 1};
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    if (j >= start && first + j < count) {
+      const bool head = (head_mask >> j) & 1u;
+      const V x = element_value<Kind>(io, values, first + j, head, op);
+      const V before = r.value;
+      r.value = head || j == start ? x : op(r.value, x);
+      if (Kind == runs_kind::scan && j >= heads_from)
+        values[first + j] = io.inclusive ? r.value : (head ? io.init : before);
+    }
+  }
+  return r;
+}
+
 // Whole 16-byte units of a tile of T: tiles whose byte size is a multiple of 16.
 template <class T, class Shape>
 inline constexpr bool tile_in_units =
@@ -164,20 +222,21 @@ __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storag
   }
 }
 
-// Phase 5 of the scan kind: each thread rewrites its own staged values with its scan
-// results, so no thread reads what another writes and no barrier is needed in between.
+// Phase 5 of the scan kind: each thread rewrites its own staged values before its first
+// head (fold_own wrote the rest) with its scan results, so no thread reads what another
+// writes and no barrier is needed in between.
 template <class K, class V, class Op, class Shape>
 __device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, int first,
                                            int count, std::uint32_t head_mask,
                                            run_state<V> run, const Op& op) {
+  const int heads_from = first_head<Shape>(head_mask);
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
-    if (first + j >= count) continue;
-    const bool head = (head_mask >> j) & 1u;
+    if (first + j >= count || j >= heads_from) continue;  // no head among these elements
     const V before = run.value;
     parprim::detail::fold_element(
-        run, head, element_value<runs_kind::scan>(io, values, first + j, head, op), op);
-    values[first + j] = io.inclusive ? run.value : (head ? io.init : before);
+        run, false, element_value<runs_kind::scan>(io, values, first + j, false, op), op);
+    values[first + j] = io.inclusive ? run.value : before;
   }
 }
 
@@ -196,8 +255,9 @@ __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
 #pragma unroll
   for (int j = 0; j < I; ++j) {
     if (first + j >= count) continue;
-    if (io.keys_out) k[j] = s.keys[first + j];
-    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, (head_mask >> j) & 1u, op);
+    const bool head = (head_mask >> j) & 1u;
+    if (io.keys_out && head) k[j] = s.keys[first + j];  // only a run's first key is written
+    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, head, op);
   }
   __syncthreads();
 #pragma unroll
@@ -237,27 +297,16 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
-  // ---- Phases 2 and 3: one walk over this thread's elements finds its heads (bit j of
-  // head_mask: element first + j starts a run) and folds them; warps scan the folds.
-  // Only the mask and the fold stay live, so the block scan and the look-back run with few
-  // registers (the elements are read again from shared memory in phase 5).
+  // ---- Phases 2 and 3: this thread's heads (bit j of head_mask: element first + j starts a
+  // run), then its run state (fold_own; the scans also write their results from the first
+  // head on). Only the mask and the state stay live through the block scan and the look-back.
   const int first = int(threadIdx.x) * I;
   std::uint32_t head_mask = 0;
   state mine = sop_t::identity();
   if (first < count) {
-    K previous = threadIdx.x == 0 ? s.previous_key : s.keys[first - 1];
-    const bool at_start = base + first == 0;  // element 0 always starts a run
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      if (first + j < count) {
-        const K key = s.keys[first + j];
-        const bool head = (j == 0 && at_start) || !eq(previous, key);
-        previous = key;
-        head_mask |= head ? 1u << j : 0u;
-        parprim::detail::fold_element(
-            mine, head, element_value<Kind>(io, s.values, first + j, head, op), op);
-      }
-    }
+    head_mask = find_heads<K, Eq, Shape>(s.keys, s.previous_key, first, count,
+                                         base + first == 0, eq);
+    mine = fold_own<Kind, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
   }
   const int warp = cuda_prim::warp_id();
   const cuda_prim::warp_scan_result<state> in_warp = cuda_prim::warp_scan(mine, sop);

@@ -13,23 +13,35 @@ struct by_key_tuning {
   // warp reading their j-th element hit 32 different banks (4-byte elements) or 16 different
   // bank pairs per half-warp (8-byte elements). At most 32: a thread's head flags are one
   // 32-bit word. Tiles of 256 x 15 x 4 B and 256 x 9 x 8 B keep keys and values staged in
-  // about 30-37 KiB of shared memory, which lets 3 blocks share an SM (on the H100, ncu
-  // counted 3 blocks by shared memory at 33 KiB). Registers do not grow with the tile (the
-  // elements stay in shared memory until phase 5): 256 x 11 tiles compiled to the same
-  // counts, and would only add look-backs (a third more tiles).
+  // about 30-39 KiB of shared memory (static, under 48 KiB), 4 blocks in 120-158 KiB of an
+  // SM's 228. Registers do not grow with the tile (the elements stay in shared memory until
+  // phase 5): 256 x 11 tiles compiled to the same counts, and would only add look-backs (a
+  // third more tiles). The tile shape also fixes the float fold order (thread chunks, then
+  // the warp and block scans): it is unchanged since the split of the run state.
   static constexpr int items = Bytes <= 4 ? 15 : Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : 1;
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
-  // are capped at 65536 / (threads * min_blocks_per_sm), 80 for 3 blocks of 256. No thread
+  // are capped at 65536 / (threads * min_blocks_per_sm), 64 for 4 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
-  // head mask and its run state), so what remains is the look-back warps' windows. ptxas
-  // (sm_90), with the count and the carry looked back apart: 68-74 registers for the scans
-  // and reduce_by_key (op::plus at compile time, min/max chosen at run time; 71-75 when every
-  // op was chosen at run time), all six types, no spills. With 4 blocks (64
-  // registers) the earlier single run-state look-back spilled 36-238 bytes unless its window
-  // shrank to 64 tiles. With 128 registers and the elements held in registers, 2 blocks per
-  // SM left the kernel latency-bound on the H100: unique of 2^24 u32 took 365 us at 9.6% of
-  // DRAM throughput (ncu).
-  static constexpr int min_blocks_per_sm = 3;
+  // head mask and its run state), so what remains is the look-back warps' windows.
+  // At 3 blocks per SM the kernel waited on latency, not on DRAM: the scan by key of 2^28
+  // u32/f32 moved its 3 GiB in 1.555 ms (2.07 TB/s; a copy reaches ~3.0) and ncu (2^24,
+  // the earlier look-back) counted 71.5% of stalls at barriers. Each block works its tile
+  // through one serial chain (claim, load, scan, look-back, store: ~8.8 us per tile at
+  // 2^28), so the SM overlaps only as many chains as it holds blocks; a fourth block
+  // keeps a third more tiles in flight (90 -> 120 KiB of 4-byte keys and values per SM).
+  // ptxas (sm_90, CUDA 13.0), registers of the 80 kernels of src/cuda/kernels/by_key.cu,
+  // 3 blocks per SM (before) -> 4 (now); 0 spill bytes in every kernel, before and after.
+  // The scans are one kernel for inclusive and exclusive (io.inclusive).
+  //   key/value bytes   reduce plus   reduce min/max   scan plus   scan min/max
+  //   4 / 4 (u32/f32)   68 -> 64      71 -> 62         71 -> 62    71 -> 59-60
+  //   4 / 8 (f64, i64)  70 -> 62-63   74 -> 62         71 -> 59    71 -> 59-60
+  //   8 / 4 (u64 keys)  69 -> 64      72 -> 61         71 -> 62    71 -> 59-60
+  //   8 / 8             69 -> 62-63   72 -> 62         71 -> 59    71 -> 59
+  // (stack frame 0 bytes in all 80.)
+  // Shared memory per block, unchanged: 33,072 B (4 / 4), 30,144 B (4 / 8), 30,016 B (8 / 4),
+  // 39,360 B (8 / 8). The generic CUDA test's kernels (8-byte struct keys and values):
+  // 59-64 registers, no spills. 5 blocks (48 registers) spilled 4-64 bytes in every kind.
+  static constexpr int min_blocks_per_sm = 4;
   // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
   // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
   // 22 ns per tile on the H100. Used for the run count and for carries of at most 8 bytes
