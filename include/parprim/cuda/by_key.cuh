@@ -79,7 +79,9 @@ struct shape {
   // Each look-back lane keeps 2 x per_lane values in registers: 8-byte counts and carries of
   // at most 8 bytes poll the full window, 16-byte carries half of it, larger ones one tile
   // per lane, to stay under the register cap.
-  static constexpr int count_per_lane = tuning::lookback_per_lane;
+  // The count's single backward pass (look_back_count) keeps a 64-tile window, as the heads
+  // kernels do: 128 spilled there at the 64-register cap.
+  static constexpr int count_per_lane = 2;
   static constexpr int carry_per_lane = sizeof(run_carry<V>) <= 8    ? tuning::lookback_per_lane
                                         : sizeof(run_carry<V>) <= 16 ? tuning::lookback_per_lane / 2
                                                                      : 1;
@@ -90,7 +92,6 @@ struct storage {
   alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
   alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
   typename cuda_prim::block_scan<run_state<V>, segmented_op<V, Op>, Shape::threads>::storage scan;
-  long long count_window[cuda_prim::warp_size * Shape::count_per_lane];
   run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
   std::int64_t first_run;  // runs started before the tile
   V carry;                 // the value carry into the tile

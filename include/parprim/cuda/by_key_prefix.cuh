@@ -1,8 +1,9 @@
 // The prefix of one tile of the by-key kernel (by_key.cuh), in two parts that travel apart,
 // because only one of them needs an ordered chain:
 //   run count  (reduce: a run's output position): an exact integer sum over the
-//              tiles, by the count look-back of copy_if (tile_count_status: count and flag
-//              in one relaxed 64-bit word; any combining order gives the same integer);
+//              tiles, by copy_if's single backward pass (look_back_count over
+//              tile_count_status: count and flag in one relaxed 64-bit word; any combining
+//              order gives the same integer);
 //   value carry (reduce, scan): the fold of the run open at the tile's start,
 //              C_t = A_h.tail op A_(h+1).value op ... op A_(t-1).value, h the nearest tile
 //              before t holding a head. Each tile publishes its run_carry (has a head, fold
@@ -102,13 +103,12 @@ template <class Storage, class Shape>
 __device__ __forceinline__ void resolve_count(Storage& s, int tile, int num_tiles, long long heads,
                                               const cuda_prim::tile_count_status& counts,
                                               std::int64_t* run_count, unsigned sleep_ns) {
-  using plus = parprim::detail::plus_op<long long>;
   long long prefix = 0;
   if (tile > 0) {
     // Publish the aggregate first: later tiles may be waiting for it right now.
     if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) counts.publish_aggregate(tile, heads);
-    prefix = cuda_prim::look_back<long long, plus, Shape::count_per_lane, (Shape::count_per_lane > 1)>(
-        counts, tile, plus{}, sleep_ns, s.count_window);
+    // Counts add in any order: the single backward pass, one round trip per 64 tiles.
+    prefix = cuda_prim::look_back_count<Shape::count_per_lane>(counts, tile, sleep_ns);
   }
   if (cuda_prim::lane_id() == 0) {
     if (tile < num_tiles - 1) counts.publish_inclusive(tile, prefix + heads);

@@ -56,8 +56,7 @@ void lookback_pass_with_scratch(const context& ctx, cudaStream_t stream, span<co
                                count_device,
                                unsigned(tiles),
                                cuda_prim::aligned16(in.data())};
-  select_lookback_kernel<T, Pred, shape, Tuning::min_blocks, Tuning::lookback_per_lane,
-                         Tuning::fold_in_shared, Partition>
+  select_lookback_kernel<T, Pred, shape, Tuning::min_blocks, Tuning::lookback_per_lane, Partition>
       <<<a.tiles, Tuning::threads, 0, stream>>>(a, Tuning::spin_sleep_ns);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }

@@ -12,14 +12,14 @@
 //   publish   the tile's count goes out at once: successors may be waiting for it
 //   stage     every warp packs its selected elements into shared memory in input order (the
 //             partition: its rejected ones after all the selected, in input order too)
-//   look-back warp 0 computes the selected elements before the tile with the library's
-//             decoupled look-back (look_back.cuh, over tile_count_status) and publishes the
-//             inclusive count. Run heads (unique, run_length_encode) use look_back_count, the
-//             single backward pass for counts: those kernels read almost only, so a tile's
-//             time is its look-back's, and 528 resident tiles (132 SMs x 4) run far ahead of
-//             look_back's 64-tile window, past which its slow path pays two round trips per
-//             32 tiles. copy_if and partition keep look_back, the one their shapes were measured
-//             with (bench/results/2026-11-21-h100-experiments.md)
+//   look-back warp 0 computes the selected elements before the tile with look_back_count
+//             (look_back.cuh, over tile_count_status), the single backward pass for counts,
+//             and publishes the inclusive count. 528 resident tiles (132 SMs x 4) run far
+//             ahead of a 64-tile window, past which the ordered look_back's slow path pays two
+//             round trips per 32 tiles; look_back_count pays one per 64. On the H100 it took
+//             unique at 2^28 from 0.742 to 0.510 ms (runs of 512) and run_length_encode to
+//             1.43-2.22x CUB (bench/results/2026-11-22-h100-late.md), and copy_if and the
+//             partitions then moved to it as well (same file)
 //   write     the packed run goes to out[prefix ...] with consecutive threads on consecutive
 //             addresses; the partition's rejected run goes to descending addresses from
 //             n - 1 - (rejected before the tile), which needs nothing but the same prefix:
@@ -170,8 +170,7 @@ __global__ void __launch_bounds__(Threads)
   lengths[open] = end - lengths[open];
 }
 
-template <class T, class Pred, class Shape, int MinBlocks, int PerLane, bool FoldInShared,
-          bool Partition>
+template <class T, class Pred, class Shape, int MinBlocks, int PerLane, bool Partition>
 __global__ void __launch_bounds__(Shape::threads, MinBlocks)
     select_lookback_kernel(select_args<T, Pred> a, unsigned sleep_ns) {
   constexpr int threads = Shape::threads, vec = Shape::vec, tile_size = Shape::tile;
@@ -182,9 +181,6 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
   __shared__ alignas(16) unsigned char s_stage_bytes[tile_size * stage_size];
   T* const s_stage = reinterpret_cast<T*>(s_stage_bytes);
   __shared__ int s_warp_total[Shape::warps];
-  // The ordered look-back's fold window (copy_if and partition); run heads count with
-  // look_back_count, which needs none.
-  __shared__ long long s_window[selects_heads<Pred> ? 1 : 32 * PerLane];
   __shared__ unsigned s_tile;
   __shared__ long long s_prefix;
   const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
@@ -243,15 +239,7 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks)
     }
   if (warp == 0) {
     long long prefix = 0;
-    if (tile != 0) {
-      if constexpr (selects_heads<Pred>)
-        prefix = cuda_prim::look_back_count<PerLane>(a.status, int(tile), sleep_ns);
-      else
-        prefix = cuda_prim::look_back<long long, detail::plus_op<long long>, PerLane,
-                                      FoldInShared>(a.status, int(tile),
-                                                    detail::plus_op<long long>{}, sleep_ns,
-                                                    s_window);
-    }
+    if (tile != 0) prefix = cuda_prim::look_back_count<PerLane>(a.status, int(tile), sleep_ns);
     if (lane == 0) {
       if (tile != 0) a.status.publish_inclusive(int(tile), prefix + selected);
       if (a.count_out && tile == a.tiles - 1) *a.count_out = prefix + selected;

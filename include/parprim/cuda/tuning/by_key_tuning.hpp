@@ -44,9 +44,9 @@ struct by_key_tuning {
   static constexpr int min_blocks_per_sm = 4;
   // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
   // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
-  // 22 ns per tile on the H100. Used for the run count and for carries of at most 8 bytes
-  // (values of at most 4 bytes); 16-byte carries poll half as many, larger ones 1
-  // (by_key::shape).
+  // 22 ns per tile on the H100. Used for carries of at most 8 bytes (values of at most 4
+  // bytes); 16-byte carries poll half as many, larger ones 1 (by_key::shape). The run count
+  // polls 64 tiles per round with look_back_count.
   static constexpr int lookback_per_lane = 4;
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;

@@ -18,9 +18,6 @@ struct select_lookback_tuning {
   static constexpr int min_blocks = 4;               // per SM (__launch_bounds__)
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
   static constexpr int lookback_per_lane = 2;
-  // Fold the window's counts through shared memory (look_back in look_back.cuh): one shared
-  // load per tile instead of two 32-bit shuffles of a 64-bit count.
-  static constexpr bool fold_in_shared = true;
   // Back-off (ns) between polls of a tile status that is not yet published; 0 spins.
   static constexpr unsigned spin_sleep_ns = 0;
 };
