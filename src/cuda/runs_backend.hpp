@@ -14,6 +14,7 @@
 #include "core/runs_job.hpp"
 #include "parprim/context.hpp"
 #include "parprim/detail/runs.hpp"
+#include "parprim/detail/segmented.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/workspace.hpp"
 
@@ -34,7 +35,8 @@ std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspa
 
 // Validates segment offsets on the device: returns the first s with offsets[s+1] < offsets[s]
 // or an offset outside [0, limit], or -1; also returns offsets[0] and offsets[segments], and
-// (when none is bad) the longest segment's length.
+// (when none is bad) the longest segment's length. `follow` (when given) is launched on the
+// stream after the check kernel and before the wait for its verdict.
 struct offsets_verdict {
   std::int64_t bad = -1;
   std::int64_t first = 0;
@@ -42,6 +44,7 @@ struct offsets_verdict {
   std::int64_t longest = 0;
 };
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
-                              std::int64_t segments, std::int64_t limit);
+                              std::int64_t segments, std::int64_t limit,
+                              const detail::offsets_follow_up* follow = nullptr);
 
 }  // namespace parprim::cuda_backend
