@@ -89,6 +89,7 @@ std::vector<medium_shape> medium_shapes(std::uint64_t seed) {
   return out;
 }
 
+
 struct lin {
   std::uint32_t a, b;  // x -> a x + b
 };
@@ -162,74 +163,6 @@ void check_generic(const context& ctx, Op op, int skip_words, std::uint64_t seed
         << sizeof(V) << "-byte values, view " << skip_words << " words in, " << sh.name;
   }
 }
-
-// Offsets that, but for one bad entry, pick one block per segment on CUDA, where that reduce
-// is queued behind the device check and must read the check's verdict first: good[s] is
-// the same offsets without the fault; bad_index[k] is the entry the error names for bad[k]
-// (the lowest s with offsets[s] outside [0, n] or offsets[s+1] < offsets[s]).
-struct bad_medium {
-  std::vector<std::int64_t> good;
-  std::vector<std::vector<std::int64_t>> bad;
-  std::vector<std::int64_t> bad_index;
-};
-
-inline bad_medium bad_medium_offsets() {
-  const std::int64_t count = 2 * blocks_rule::min_work_per_longest;
-  bad_medium b;
-  b.good = uniform_offsets(count, blocks_rule::min_average, 0);
-  const std::int64_t n = b.good.back(), mid = count / 2;
-  auto with = [&](std::int64_t s, std::int64_t value, std::int64_t named) {
-    b.bad.push_back(b.good);
-    b.bad.back()[std::size_t(s)] = value;
-    b.bad_index.push_back(named);
-  };
-  with(mid, b.good[std::size_t(mid - 1)] - 1, mid - 1);  // a decrease in the middle
-  with(count, n + 1, count);                            // past the end of the input
-  with(0, -1, 0);                                       // before its start
-  with(mid, std::int64_t(1) << 40, mid);                // far past the end
-  return b;
-}
-
-// call(in, offsets, out): a segmented_reduce over `in` (n = the good offsets' end) of V.
-// Every bad set must throw naming segmented_reduce, the backend and the bad entry, and
-// leave the poisoned output as it was; the good set then reduces as the oracle does.
-template <class V, class Call, class Oracle>
-void check_bad_medium(const context& ctx, const std::vector<V>& x, Call call, Oracle oracle) {
-  const bad_medium b = bad_medium_offsets();
-  ASSERT_TRUE(rule_picks_blocks(b.good));
-  ASSERT_EQ(std::int64_t(x.size()), b.good.back());
-  auto in = buffer<V>::from_host(ctx, x);
-  buffer<V> out(ctx, std::int64_t(b.good.size()) - 1);
-  out.fill_bytes(0x5A);
-  const auto poisoned = out.to_host();
-  for (std::size_t k = 0; k < b.bad.size(); ++k) {
-    auto off = buffer<std::int64_t>::from_host(ctx, b.bad[k]);
-    testing::expect_error(
-        [&] { call(span<const V>(in), span<const std::int64_t>(off), span<V>(out)); },
-        errc::invalid_argument,
-        {"segmented_reduce", ctx.name(), "offsets[" + std::to_string(b.bad_index[k]) + "]"});
-    EXPECT_TRUE(out.to_host() == poisoned) << "bad offsets set " << k << " wrote the output";
-  }
-  auto off = buffer<std::int64_t>::from_host(ctx, b.good);
-  call(span<const V>(in), span<const std::int64_t>(off), span<V>(out));
-  EXPECT_TRUE(out.to_host() == oracle(b.good)) << "good offsets after the bad ones";
-}
-
-// check_bad_medium with a caller's operator (lin, not commutative).
-inline void bad_medium_generic(const context& ctx, std::uint64_t seed) {
-  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  const std::int64_t n = bad_medium_offsets().good.back();
-  const auto words = make_words<lin>(n, 0, seed);
-  std::vector<lin> x(static_cast<std::size_t>(n));
-  std::memcpy(x.data(), words.data(), x.size() * sizeof(lin));
-  check_bad_medium<lin>(
-      ctx, x,
-      [&](span<const lin> in, span<const std::int64_t> off, span<lin> out) {
-        segmented_reduce(ctx, in, off, out, lin{1, 0}, lin_then{});
-      },
-      [&](const std::vector<std::int64_t>& o) { return reduce_oracle(x, o, lin{1, 0}, lin_then{}); });
-}
-
 
 inline void every_generic_case(const context& ctx, std::uint64_t seed) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));

@@ -288,32 +288,6 @@ TEST_P(Segmented, BadOffsetsThrowAndWriteNothing) {
                         errc::invalid_argument, {"segmented_reduce", "out.size()=3"});
 }
 
-// Medium segments: on CUDA the one-block-per-segment reduce is queued behind the offsets
-// check and gates itself on its device-side verdict.
-template <class T>
-void check_bad_medium_type(const context& ctx, std::uint64_t seed) {
-  const auto x = make_values<T>(bad_medium_offsets().good.back(), seed);
-  for (op o : {op::plus, op::max}) {
-    check_bad_medium<T>(
-        ctx, x,
-        [&](span<const T> in, span<const std::int64_t> off, span<T> out) {
-          segmented_reduce<T>(ctx, in, off, out, T(3), o);
-        },
-        [&](const std::vector<std::int64_t>& offsets) {
-          return reference::segmented_reduce(x, offsets, T(3), o);
-        });
-  }
-}
-
-TEST_P(Segmented, BadMediumOffsetsThrowAndWriteNothing) {
-  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
-  context ctx = testing::make_context(GetParam());
-  const std::uint64_t seed = fresh_seed();
-  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_bad_medium_type<std::uint32_t>(ctx, seed);
-  check_bad_medium_type<float>(ctx, seed);
-}
-
 INSTANTIATE_TEST_SUITE_P(All, Segmented, ::testing::Values(backend::cpu, backend::cuda),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 

@@ -4,10 +4,8 @@
 // in[offsets[s] .. offsets[s+1]). Segments may be empty. offsets[0] need not be 0 and
 // offsets[S] need not be in.size(): elements outside [offsets[0], offsets[S]) are neither read
 // nor written. Offsets that decrease, are negative or exceed in.size() throw parprim::error
-// (errc::invalid_argument) and nothing is written; on CUDA a kernel checks them and the
-// call waits for its verdict (one small copy back to the host) before the work starts,
-// except segmented_reduce's one block per segment, queued behind the check on the device:
-// it reads the verdict there and writes nothing when the offsets are bad.
+// (errc::invalid_argument) before anything is written; on CUDA a kernel checks them and the
+// call waits for its verdict (one small copy back to the host) before the work starts.
 // Segments by flags: a segment starts at element 0 and at every i with flags[i] != 0.
 //
 //   segmented_reduce           out[s] = init op in[offsets[s]] op ... (left to right); an
@@ -52,7 +50,6 @@
 #include <type_traits>
 
 #include "parprim/context.hpp"
-#include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
 #include "parprim/detail/cpu/segmented.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/segmented.hpp"
@@ -97,8 +94,7 @@ inline void check_segmented_workspace(const checker& c, workspace* ws) {
 // The checks of segmented_reduce; returns the data range the offsets cover.
 template <class T>
 covered check_segmented_reduce(const checker& c, span<const T> in,
-                               span<const std::int64_t> offsets, span<T> out, workspace* ws,
-                               const offsets_follow_up* follow = nullptr) {
+                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
   c.valid(in, "in");
   c.valid(out, "out");
   c.no_overlap(in, "in", out, "out", false);
@@ -108,7 +104,7 @@ covered check_segmented_reduce(const checker& c, span<const T> in,
     c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
            std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
            " segments");
-  return check_segment_offsets(c, offsets, in.size(), follow);
+  return check_segment_offsets(c, offsets, in.size());
 }
 
 // The checks of the scans: out the size of in (in place allowed); flags (when given) too.
@@ -137,6 +133,7 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   job.n = range.last - range.first;
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
+  job.longest = range.longest;
   job.values = in.data() + range.first;
   job.has_init = true;
   job.init = init;
@@ -179,24 +176,6 @@ segments_job<T> flags_scan_job(span<const T> in, span<const std::uint8_t> flags,
 inline namespace PARPRIM_TU_NAMESPACE {
 
 namespace detail_segmented {
-// segmented_reduce's one block per segment with the caller's operator, as the follow-up of
-// the CUDA offsets check (detail::offsets_follow_up; nvcc only).
-template <class T, class Op>
-struct reduce_behind_check {
-  const context* ctx;
-  span<const T> in;
-  span<const std::int64_t> offsets;
-  span<T> out;
-  T init;
-  Op op;
-  static void launch(const void* arg, const unsigned long long* verdict) {
-    const auto& r = *static_cast<const reduce_behind_check*>(arg);
-    detail::cuda_body<detail::segmented_tag, detail::with_nvcc<T>>::reduce_behind_check(
-        *r.ctx, "segmented_reduce", r.in.data(), r.offsets.data(), r.out.size(), r.init, r.op,
-        r.out.data(), verdict);
-  }
-};
-
 // Runs a checked job with the caller's operator: the CPU body, or the CUDA one through the
 // hook (nvcc only).
 template <class T, class Op>
@@ -240,23 +219,9 @@ void segmented_reduce(const context& ctx, span<E> in, span<const std::int64_t> o
   using T = detail::value_t<E>;
   detail::check_element_type<T>();
   detail::checker c(ctx, "segmented_reduce");
-  // Calls that may suit one block per segment queue it behind the offsets check, which
-  // decides on the device (segment_blocks_tuning::chosen, the same rule the host applies
-  // below to the verdict it waited for).
-  [[maybe_unused]] const detail_segmented::reduce_behind_check<T, Op> medium{
-      &ctx, detail::as_input(in), offsets, out, init, op};
-  detail::offsets_follow_up follow;
-  if constexpr (detail::with_nvcc<T>) {
-    if (ctx.kind() == backend::cuda &&
-        cuda_tuning::segment_blocks_tuning::may_choose(in.size(), out.size()))
-      follow = {&detail_segmented::reduce_behind_check<T, Op>::launch, &medium};
-  }
-  const detail::covered range = detail::check_segmented_reduce(
-      c, detail::as_input(in), offsets, out, ws, follow.launch ? &follow : nullptr);
+  const detail::covered range =
+      detail::check_segmented_reduce(c, detail::as_input(in), offsets, out, ws);
   if (out.size() == 0) return;
-  if (follow.launch && cuda_tuning::segment_blocks_tuning::chosen(range.last - range.first,
-                                                                  out.size(), range.longest))
-    return;
   detail_segmented::run(ctx, "segmented_reduce",
                         detail::reduce_job(detail::as_input(in), offsets, out, range, init), op,
                         ws);

@@ -1,7 +1,6 @@
 // The check of segment offsets shared by the front ends that take them (segmented.cpp,
 // top_k.cpp): non-decreasing and inside [0, n]; also the longest segment's length. Offsets
-// live on the context's backend; CUDA checks them with a kernel, queues the caller's
-// follow-up behind it (detail::offsets_follow_up) and waits for the verdict.
+// live on the context's backend; CUDA checks them with a kernel and waits for the verdict.
 #pragma once
 
 #include <cstdint>
@@ -16,15 +15,14 @@
 
 namespace parprim::detail {
 
-inline covered check_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
-                             [[maybe_unused]] const offsets_follow_up* follow = nullptr) {
+inline covered check_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n) {
   c.valid(offsets, "offsets");
   if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
   const std::int64_t segments = offsets.size() - 1;
   std::int64_t bad = -1, first = 0, last = 0, longest = 0;
 #if PARPRIM_HAVE_CUDA
   if (c.ctx().kind() == backend::cuda) {
-    auto v = cuda_backend::check_offsets(c.ctx(), offsets.data(), segments, n, follow);
+    auto v = cuda_backend::check_offsets(c.ctx(), offsets.data(), segments, n);
     bad = v.bad;
     first = v.first;
     last = v.last;

@@ -1,10 +1,9 @@
 // Precompiled front ends of segmented_reduce and the segmented scans: validate (offsets
 // included, with the checks the generic ones share: parprim/segmented.hpp), then run one
 // runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
-// medium segments go to one block per segment (parprim/cuda/segment_blocks.cuh, queued behind
-// the device check of the offsets and picked on the device), and other segments averaging
-// 1024 elements or more (a huge one among them) to the chunked reduce
-// (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
+// medium segments go to one block per segment (parprim/cuda/segment_blocks.cuh, chosen inside
+// the runs engine's entry), and other segments averaging 1024 elements or more (a huge one
+// among them) to the chunked reduce (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
 // the generic front ends.
 #include "parprim/segmented.hpp"
 
@@ -19,8 +18,8 @@ namespace parprim {
 
 namespace detail {
 covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets,
-                              std::int64_t n, const offsets_follow_up* follow) {
-  return check_offsets(c, offsets, n, follow);
+                              std::int64_t n) {
+  return check_offsets(c, offsets, n);
 }
 }  // namespace detail
 
@@ -35,25 +34,6 @@ void run_precompiled(const context& ctx, const detail::segments_job<T>& generic,
   job.o = o;
   detail::run_job(ctx, job, ws);
 }
-
-#if PARPRIM_HAVE_CUDA
-// The built-in operator's one block per segment, as the follow-up of the CUDA offsets check.
-template <class T>
-struct reduce_behind_check {
-  const context* ctx;
-  span<const T> in;
-  span<const std::int64_t> offsets;
-  span<T> out;
-  T init;
-  op o;
-  static void launch(const void* arg, const unsigned long long* verdict) {
-    const auto& r = *static_cast<const reduce_behind_check*>(arg);
-    cuda_backend::segmented_reduce_behind_check(*r.ctx, r.in.data(), r.offsets.data(),
-                                                r.out.size(), r.init, r.o, r.out.data(),
-                                                verdict);
-  }
-};
-#endif
 
 template <class T>
 void segmented_scan_by_offsets(const char* name, const context& ctx, span<const T> in,
@@ -86,23 +66,9 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
                       span<T> out, T init, op o, workspace* ws) {
   detail::checker c(ctx, "segmented_reduce");
   c.known_option(o, op::max, "op");
-  detail::offsets_follow_up follow;
-#if PARPRIM_HAVE_CUDA
-  // Calls that may suit one block per segment queue it behind the offsets check, which
-  // decides on the device (segment_blocks_tuning::chosen, the same rule the host applies
-  // below to the verdict it waited for).
-  const reduce_behind_check<T> medium{&ctx, in, offsets, out, init, o};
-  if (ctx.kind() == backend::cuda &&
-      cuda_tuning::segment_blocks_tuning::may_choose(in.size(), out.size()))
-    follow = {&reduce_behind_check<T>::launch, &medium};
-#endif
-  const detail::covered range =
-      detail::check_segmented_reduce(c, in, offsets, out, ws, follow.launch ? &follow : nullptr);
+  const detail::covered range = detail::check_segmented_reduce(c, in, offsets, out, ws);
   if (out.size() == 0) return;
 #if PARPRIM_HAVE_CUDA
-  if (follow.launch && cuda_tuning::segment_blocks_tuning::chosen(range.last - range.first,
-                                                                  out.size(), range.longest))
-    return;
   if (ctx.kind() == backend::cuda &&
       cuda_backend::prefers_chunked_reduce(range.last - range.first, out.size(), range.longest))
     return cuda_backend::segmented_reduce_chunked(ctx, in.data(), offsets.data(), out.size(),

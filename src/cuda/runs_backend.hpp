@@ -14,7 +14,6 @@
 #include "core/runs_job.hpp"
 #include "parprim/context.hpp"
 #include "parprim/detail/runs.hpp"
-#include "parprim/detail/segmented.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/workspace.hpp"
 
@@ -35,8 +34,7 @@ std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspa
 
 // Validates segment offsets on the device: returns the first s with offsets[s+1] < offsets[s]
 // or an offset outside [0, limit], or -1; also returns offsets[0] and offsets[segments], and
-// (when none is bad) the longest segment's length. `follow` (when given) is launched on the
-// stream after the check kernel and before the wait for its verdict.
+// (when none is bad) the longest segment's length.
 struct offsets_verdict {
   std::int64_t bad = -1;
   std::int64_t first = 0;
@@ -44,7 +42,6 @@ struct offsets_verdict {
   std::int64_t longest = 0;
 };
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
-                              std::int64_t segments, std::int64_t limit,
-                              const detail::offsets_follow_up* follow = nullptr);
+                              std::int64_t segments, std::int64_t limit);
 
 }  // namespace parprim::cuda_backend

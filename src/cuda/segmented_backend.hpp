@@ -23,14 +23,6 @@ inline bool prefers_chunked_reduce(std::int64_t covered, std::int64_t segments,
          !cuda_tuning::segment_blocks_tuning::chosen(covered, segments, longest);
 }
 
-// segmented_reduce's one block per segment (parprim/cuda/segment_blocks.cuh) with the
-// built-in operator, queued behind the device check of the offsets: data is the whole input,
-// verdict the check's device-side words; the kernel returns at once unless they pick it.
-template <class T>
-void segmented_reduce_behind_check(const context& ctx, const T* data,
-                                   const std::int64_t* offsets, std::int64_t segments, T init,
-                                   op o, T* out, const unsigned long long* verdict);
-
 template <class T>
 void segmented_reduce_chunked(const context& ctx, const T* in, const std::int64_t* offsets,
                               std::int64_t segments, std::int64_t first, std::int64_t last,

@@ -1,9 +1,8 @@
 // segmented_reduce of medium segments, one block per segment (nvcc only), for any value type
 // and associative operator, commutative or not: the precompiled operators
 // (src/cuda/kernels/segmented.cu) and the generic functors (parprim/cuda/segmented.cuh) both
-// come here when segment_blocks_tuning::chosen says so, decided on the device behind the
-// offsets check (launch_behind_check below); tiny segments stay on the runs engine, huge
-// ones on the multi-block paths.
+// come here when segment_blocks_tuning::chosen says so; tiny segments stay on the runs
+// engine, huge ones on the multi-block paths.
 //
 // Fold order of segment [a, b) of length L (fixed by the offsets and by the address of
 // in[a] modulo 16 bytes, never by timing: float results are the same bits from run to run):
@@ -36,6 +35,13 @@ namespace parprim::cuda_kernels::segment_blocks {
 
 using tuning = cuda_tuning::segment_blocks_tuning;
 inline constexpr int threads = tuning::threads;
+
+// Whether the job goes to this kernel: a reduction by offsets whose lengths suit it.
+template <class V>
+bool suits(const detail::segments_job<V>& job) {
+  return job.offsets && job.by_segment && job.reduced_out && !job.scan_out && job.has_init &&
+         tuning::chosen(job.n, job.segments, job.longest);
+}
 
 template <class V, class Op>
 __device__ __forceinline__ void fold_into(V& acc, bool& has, const V& x, Op op) {
@@ -98,19 +104,11 @@ __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t l
   return busy > 0 ? busy : 1;
 }
 
-// Block s reduces segment s of data (the whole input: segment s is data[offsets[s],
-// offsets[s+1])), when the gate lets it. The gate is the device check's verdict
-// (src/cuda/kernels/segmented.cu: {~first bad index or 0, offsets[0], offsets[segments],
-// longest length}): every block returns at once, writing nothing, unless the offsets are
-// good and tuning::chosen picks this kernel. It reads the same four words in every block,
-// so the whole block leaves together and no barrier is left waiting.
+// Block s reduces segment s. values[0] is the element at offsets[0].
 template <class V, class Op>
 __global__ void __launch_bounds__(threads)
-    reduce_kernel(const V* __restrict__ data, const std::int64_t* __restrict__ offsets,
-                  std::int64_t segments, V init, Op op, V* __restrict__ out,
-                  const unsigned long long* __restrict__ verdict) {
-  const std::int64_t covered = std::int64_t(verdict[2]) - std::int64_t(verdict[1]);
-  if (verdict[0] != 0 || !tuning::chosen(covered, segments, std::int64_t(verdict[3]))) return;
+    reduce_kernel(const V* __restrict__ values, const std::int64_t* __restrict__ offsets, V init,
+                  Op op, V* __restrict__ out) {
   __shared__ typename cuda_prim::block_reduce<V, Op, threads>::storage s;
   const std::int64_t seg = blockIdx.x;
   const std::int64_t begin = offsets[seg], len = offsets[seg + 1] - begin;
@@ -118,7 +116,7 @@ __global__ void __launch_bounds__(threads)
     if (threadIdx.x == 0) out[seg] = init;
     return;
   }
-  const V* p = data + begin;
+  const V* p = values + (begin - offsets[0]);
   V acc{};
   bool has = false;
   int holders;
@@ -138,20 +136,12 @@ __global__ void __launch_bounds__(threads)
   if (threadIdx.x == 0) out[seg] = op(init, total);
 }
 
-// Queued on the stream right behind the device check of the offsets, before the host waits
-// for the verdict (src/core/segment_offsets.hpp), so the GPU goes from check to reduce
-// without idling for a copy to the host and a launch: that round trip took about 10-20 us
-// of a 0.114 ms call (2^26 u32 in 4096-element segments on the H100). The kernel gates
-// itself on the verdict (bad offsets: nothing written); the host then decides by the same
-// tuning::chosen whether the call is done or goes to another path. The caller checked
-// tuning::may_choose(elements of data, segments), which bounds the grid. Stream-ordered.
+// Stream-ordered; the caller checked suits(job).
 template <class V, class Op>
-void launch_behind_check(const context& ctx, const V* data, const std::int64_t* offsets,
-                         std::int64_t segments, V init, Op op, V* out,
-                         const unsigned long long* verdict, const char* who) {
+void launch(const context& ctx, const detail::segments_job<V>& job, Op op, const char* who) {
   use_device(ctx, who);
-  reduce_kernel<V, Op><<<unsigned(segments), threads, 0, stream_of(ctx)>>>(
-      data, offsets, segments, init, op, out, verdict);
+  reduce_kernel<V, Op><<<unsigned(job.segments), threads, 0, stream_of(ctx)>>>(
+      job.values, job.offsets, job.init, op, job.reduced_out);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 

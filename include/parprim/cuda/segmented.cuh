@@ -16,8 +16,8 @@
 // order only, so the caller's operator need not be commutative and needs no identity. The
 // fold order depends on n and the segments only: float results are bitwise reproducible.
 // The input is read twice (passes 1 and 3). segmented_reduce of medium segments (by
-// segment_blocks_tuning::chosen) skips all this: one block per segment, launched behind the
-// offsets check (parprim/cuda/segment_blocks.cuh).
+// segment_blocks_tuning::chosen) skips all this: one block per segment
+// (parprim/cuda/segment_blocks.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -297,12 +297,12 @@ void launch(const context& ctx, const segments_job<V>& job, Op op, workspace* ws
   }
 }
 
-// The job with flags or offsets as the head source. A reduction of medium segments never
-// comes here: it ran one block per segment behind the offsets check
-// (parprim/cuda/segment_blocks.cuh, cuda_body::reduce_behind_check below).
+// The job with flags or offsets as the head source; a reduction of medium segments goes to
+// one block per segment instead (parprim/cuda/segment_blocks.cuh).
 template <class V, class Op>
 void run(const context& ctx, const segments_job<V>& job, Op op, workspace* ws, const char* who) {
-  if (job.flags) launch<head_source::flags>(ctx, job, op, ws, who);
+  if (segment_blocks::suits(job)) segment_blocks::launch(ctx, job, op, who);
+  else if (job.flags) launch<head_source::flags>(ctx, job, op, ws, who);
   else launch<head_source::offsets>(ctx, job, op, ws, who);
 }
 
@@ -316,13 +316,6 @@ struct cuda_body<segmented_tag, true> {
   static void run(const context& ctx, const char* function, const segments_job<V>& job, Op op,
                   workspace* ws) {
     cuda_kernels::runs::run(ctx, job, op, ws, function);
-  }
-  template <class V, class Op>
-  static void reduce_behind_check(const context& ctx, const char* function, const V* data,
-                                  const std::int64_t* offsets, std::int64_t segments, V init,
-                                  Op op, V* out, const unsigned long long* verdict) {
-    cuda_kernels::segment_blocks::launch_behind_check(ctx, data, offsets, segments, init, op,
-                                                      out, verdict, function);
   }
 };
 

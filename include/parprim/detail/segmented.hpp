@@ -27,6 +27,7 @@ struct segments_job {
   const std::uint8_t* flags = nullptr;    // head flags, or null for offsets
   const std::int64_t* offsets = nullptr;  // segments + 1 entries, non-decreasing, checked
   std::int64_t segments = 0;
+  std::int64_t longest = 0;  // offsets: the most elements one segment holds
 
   const V* values = nullptr;
   bool has_init = false;  // the first value of every run is folded as init op v
@@ -48,22 +49,9 @@ struct covered {
   std::int64_t longest = 0;
 };
 
-// Work queued on the CUDA stream behind the device check of the offsets, before the host
-// waits for the verdict: launch(arg, verdict) gets the check's four device-side words
-// ({~first bad index or 0, offsets[0], offsets[segments], longest length}; src/cuda/kernels/
-// segmented.cu) and must launch only kernels that read them first and write nothing when
-// the offsets are bad (segmented_reduce's one block per segment:
-// parprim/cuda/segment_blocks.cuh). Not called on the CPU backend.
-struct offsets_follow_up {
-  void (*launch)(const void* arg, const unsigned long long* verdict) = nullptr;
-  const void* arg = nullptr;
-};
-
 // Offsets of S + 1 >= 1 entries, non-decreasing, inside [0, n]; otherwise c.fail naming the
-// first bad entry. Offsets live on the context's backend: CUDA checks them with a kernel,
-// queues `follow` (when given) behind it, and waits for the verdict (compiled in the
-// library: src/core/segmented.cpp).
-covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
-                              const offsets_follow_up* follow = nullptr);
+// first bad entry. Offsets live on the context's backend: CUDA checks them with a kernel and
+// waits for the verdict (compiled in the library: src/core/segmented.cpp).
+covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n);
 
 }  // namespace parprim::detail

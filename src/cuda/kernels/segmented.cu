@@ -99,18 +99,8 @@ void segmented_reduce_chunked(const context& ctx, const T* in, const std::int64_
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-template <class T>
-void segmented_reduce_behind_check(const context& ctx, const T* data,
-                                   const std::int64_t* offsets, std::int64_t segments, T init,
-                                   op o, T* out, const unsigned long long* verdict) {
-  cuda_kernels::segment_blocks::launch_behind_check(ctx, data, offsets, segments, init,
-                                                    cuda_kernels::runtime_op<T>{o}, out,
-                                                    verdict, "segmented_reduce");
-}
-
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
-                              std::int64_t segments, std::int64_t limit,
-                              const detail::offsets_follow_up* follow) {
+                              std::int64_t segments, std::int64_t limit) {
   using namespace cuda_kernels;
   const char* who = "segment offsets";
   use_device(ctx, who);
@@ -120,7 +110,6 @@ offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
   check_offsets_kernel<<<unsigned(ceil_div(segments + 1, check_threads)), check_threads, 0,
                          stream>>>(offsets, segments, limit, verdict.as<unsigned long long>());
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  if (follow) follow->launch(follow->arg, verdict.as<unsigned long long>());
   unsigned long long host[4];
   ctx.copy_to_host(host, verdict.get(), sizeof(host));
   offsets_verdict v;
@@ -137,10 +126,7 @@ offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
                                             workspace*);          \
   template void segmented_reduce_chunked<V>(const context&, const V*, const std::int64_t*, \
                                             std::int64_t, std::int64_t, std::int64_t, V*, V, \
-                                            op, workspace*);                               \
-  template void segmented_reduce_behind_check<V>(const context&, const V*,                   \
-                                                 const std::int64_t*, std::int64_t, V, op, V*, \
-                                                 const unsigned long long*);
+                                            op, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

@@ -5,8 +5,6 @@
 
 #include <cstdint>
 
-#include "parprim/detail/op_functors.hpp"
-
 namespace parprim::cuda_tuning {
 
 struct segment_blocks_tuning {
@@ -34,26 +32,11 @@ struct segment_blocks_tuning {
   // segment in a skewed mix never serializes the call on one block.
   static constexpr std::int64_t min_work_per_longest = 256;
 
-  // Whether a call of `available` input elements in `segments` segments may be chosen,
-  // whatever its offsets hold: the offsets cover n <= available elements, so a call that
-  // fails this fails chosen(). Known on the host before the device check of the offsets;
-  // the calls that pass get the reduce queued behind that check, at most one block per
-  // min_average input elements. Where the device then rejects it (a segment too long for
-  // one block among medium ones), every block only reads the verdict and returns: a cost
-  // (not measured) that the other path pays on top. Segments of 1, 32 and the power-law
-  // mix average under 256 and never pay it; uniform 256 and 4096 are chosen.
-  PARPRIM_HD static constexpr bool may_choose(std::int64_t available, std::int64_t segments) {
-    return segments > 0 && segments < (std::int64_t(1) << 31) &&
-           available / segments >= min_average;
-  }
-
   // Whether a segmented_reduce of n elements in `segments` segments, the longest holding
-  // `longest`, runs one block per segment. Host and device: the kernel queued behind the
-  // offsets check decides by it from the check's device-side verdict, and the host decides
-  // the same from the same verdict once it has it.
-  PARPRIM_HD static constexpr bool chosen(std::int64_t n, std::int64_t segments,
-                                          std::int64_t longest) {
-    return may_choose(n, segments) && longest <= max_length && longest * min_work_per_longest <= n;
+  // `longest`, runs one block per segment.
+  static constexpr bool chosen(std::int64_t n, std::int64_t segments, std::int64_t longest) {
+    return segments > 0 && segments < (std::int64_t(1) << 31) && n / segments >= min_average &&
+           longest <= max_length && longest * min_work_per_longest <= n;
   }
 };
 
