@@ -14,6 +14,7 @@
 //     threads shares hold one unit more); thread t folds, left to right, the head (t = 0),
 //     its share, and the tail (the last thread with a share, or thread 0 when U = 0), loading
 //     units_in_flight 16-byte units with vector loads before folding them, element by element;
+//     (the library's reorderable operators take the units striped instead: fold_part);
 //   - the threads' values are combined in thread order (cuda_prim::block_reduce_first) and
 //     out[s] = init op total; an empty segment gets init.
 // So a thread's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
@@ -29,6 +30,7 @@
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
 #include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/detail/generic.hpp"
 #include "parprim/detail/segmented.hpp"
 
 namespace parprim::cuda_kernels::segment_blocks {
@@ -59,22 +61,24 @@ __device__ __forceinline__ void load_one(V (&x)[per_unit<Vector, V>], const V* p
   else x[0] = *p;
 }
 
-// Folds units [begin, end) of body into acc, in order; units_in_flight are loaded before any
-// is folded, so each thread has that many loads outstanding.
+// Folds units begin, begin + stride, ... (below end) of body into acc, in that order;
+// units_in_flight are loaded before any is folded, so each thread has that many loads
+// outstanding.
 template <bool Vector, class V, class Op>
 __device__ __forceinline__ void fold_units(const V* __restrict__ body, std::int64_t begin,
-                                           std::int64_t end, Op op, V& acc, bool& has) {
+                                           std::int64_t end, std::int64_t stride, Op op, V& acc,
+                                           bool& has) {
   constexpr int flight = tuning::units_in_flight;
   constexpr int per = per_unit<Vector, V>;
 #pragma unroll 1
-  for (std::int64_t j = begin; j < end; j += flight) {
+  for (std::int64_t j = begin; j < end; j += flight * stride) {
     V x[flight][per];
 #pragma unroll
     for (int u = 0; u < flight; ++u)
-      if (j + u < end) load_one<Vector>(x[u], body + (j + u) * per);
+      if (j + u * stride < end) load_one<Vector>(x[u], body + (j + u * stride) * per);
 #pragma unroll
     for (int u = 0; u < flight; ++u) {
-      if (j + u < end) {
+      if (j + u * stride < end) {
 #pragma unroll
         for (int k = 0; k < per; ++k) fold_into(acc, has, x[u][k], op);
       }
@@ -84,6 +88,11 @@ __device__ __forceinline__ void fold_units(const V* __restrict__ body, std::int6
 
 // This thread's part of the segment p[0, len) (see the top of the file); `head` values come
 // before the first unit. Returns how many threads, from thread 0 on, hold a value.
+// Reorderable operators (the library's plus/min/max: commutative, with an identity) take the
+// units striped instead (thread t: units t, t + threads, ...; thread 0 also the head and the
+// tail): each load instruction of a warp then reads 512 contiguous bytes, where the in-order
+// shares of 4 units put a warp's 16-byte loads 64 bytes apart. The order is still fixed by the
+// offsets alone, so float results keep the same bits from run to run.
 template <bool Vector, class V, class Op>
 __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t len,
                                          std::int64_t head, Op op, V& acc, bool& has) {
@@ -91,14 +100,22 @@ __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t l
   const std::int64_t units = (len - head) / per;
   const std::int64_t tail_begin = head + units * per;
   const int t = int(threadIdx.x);
+  const int busy = units < threads ? int(units) : threads;
+  if constexpr (detail::reorderable_v<Op>) {
+    fold_units<Vector>(p + head, t, units, threads, op, acc, has);
+    if (t == 0) {
+      for (std::int64_t i = 0; i < head; ++i) fold_into(acc, has, p[i], op);
+      for (std::int64_t i = tail_begin; i < len; ++i) fold_into(acc, has, p[i], op);
+    }
+    return busy > 0 ? busy : 1;
+  }
   const std::int64_t q = units / threads, r = units % threads;
   const std::int64_t begin = t * q + (t < r ? t : r);
   const std::int64_t end = begin + q + (t < r ? 1 : 0);
-  const int busy = units < threads ? int(units) : threads;
   const int last = busy > 0 ? busy - 1 : 0;
   if (t == 0)
     for (std::int64_t i = 0; i < head; ++i) fold_into(acc, has, p[i], op);
-  fold_units<Vector>(p + head, begin, end, op, acc, has);
+  fold_units<Vector>(p + head, begin, end, 1, op, acc, has);
   if (t == last)
     for (std::int64_t i = tail_begin; i < len; ++i) fold_into(acc, has, p[i], op);
   return busy > 0 ? busy : 1;
