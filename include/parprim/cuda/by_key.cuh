@@ -53,6 +53,7 @@
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/select_heads.cuh"
+#include "parprim/cuda/detail/tile_copy.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
 #include "parprim/cuda/tuning/by_key_tuning.hpp"
 #include "parprim/detail/generic.hpp"
@@ -163,49 +164,6 @@ __device__ __forceinline__ run_state<V> fold_own(const runs_io<K, V>& io, V* val
   return r;
 }
 
-// Whole 16-byte units of a tile of T: tiles whose byte size is a multiple of 16.
-template <class T, class Shape>
-inline constexpr bool tile_in_units =
-    cuda_prim::vector_unit<T> && (Shape::tile * sizeof(T)) % 16 == 0;
-
-// dst[0, count) = src[0, count): all loads issued before any store.
-template <class T, class Shape>
-__device__ __forceinline__ void load_to_shared(T* dst, const T* src, int count) {
-  if constexpr (tile_in_units<T, Shape>) {
-    if (count == Shape::tile && cuda_prim::aligned16(src)) {
-      constexpr int units = int(Shape::tile * sizeof(T) / 16);
-      constexpr int per_thread = (units + Shape::threads - 1) / Shape::threads;
-      uint4 r[per_thread];
-#pragma unroll
-      for (int k = 0; k < per_thread; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units) r[k] = reinterpret_cast<const uint4*>(src)[u];
-      }
-#pragma unroll
-      for (int k = 0; k < per_thread; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units) reinterpret_cast<uint4*>(dst)[u] = r[k];
-      }
-      return;
-    }
-  }
-  for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
-}
-
-// dst[0, count) = src[0, count), the way back.
-template <class T, class Shape>
-__device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
-  if constexpr (tile_in_units<T, Shape>) {
-    if (count == Shape::tile && cuda_prim::aligned16(dst)) {
-      constexpr int units = int(Shape::tile * sizeof(T) / 16);
-      for (int u = threadIdx.x; u < units; u += Shape::threads)
-        reinterpret_cast<uint4*>(dst)[u] = reinterpret_cast<const uint4*>(src)[u];
-      return;
-    }
-  }
-  for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
-}
-
 // Phase 5's copy of the reduction's staged per-run outputs to their places: keys of the
 // tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
 // the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped.
@@ -293,8 +251,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const int tile = s.tile;
   const std::int64_t base = std::int64_t(tile) * Shape::tile;
   const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
-  load_to_shared<K, Shape>(s.keys, io.keys + base, count);
-  load_to_shared<V, Shape>(s.values, io.values + base, count);
+  cuda_prim::load_to_shared<K, Shape>(s.keys, io.keys + base, count);
+  cuda_prim::load_to_shared<V, Shape>(s.values, io.values + base, count);
   if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
@@ -351,7 +309,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if constexpr (Kind == runs_kind::scan) {
     stage_scan<K, V, Op, Shape>(io, s.values, first, count, head_mask, run, op);
     __syncthreads();
-    store_from_shared<V, Shape>(io.values_out + base, s.values, count);
+    cuda_prim::store_from_shared<V, Shape>(io.values_out + base, s.values, count);
   } else {
     stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, first_run,
                                              run, op);
