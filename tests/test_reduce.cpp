@@ -65,7 +65,8 @@ TEST_P(Reduce, MatchesSequentialOracle) {
   context ctx = testing::make_context(b);
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  testing::for_each_type([&](auto t) { check_type<decltype(t)>(ctx, alg, o, seed); });
+  // Structured bindings cannot be captured before C++20 (clang rejects it): copy them in.
+  testing::for_each_type([&, alg = alg, o = o](auto t) { check_type<decltype(t)>(ctx, alg, o, seed); });
 }
 
 INSTANTIATE_TEST_SUITE_P(
