@@ -103,7 +103,7 @@ std::int64_t run(const detail::checker& c, const char* function, const detail::r
                  Eq eq, Op op, const detail::run_outputs& outs, workspace* ws) {
   detail::check_element_type<K>();
   detail::check_element_type<V>();
-  detail::check_workspace(c, ws);
+  c.own_workspace(ws);
   return detail::run_runs<Kind>(c, io, eq, op, outs, [&]() -> std::int64_t {
     std::int64_t runs = -1;
     detail::cuda_body<detail::runs_tag, detail::with_nvcc<K>>::run(

@@ -87,10 +87,6 @@ void segmented_exclusive_scan_by_flags(const context& ctx, span<const T> in,
 
 namespace detail {
 
-inline void check_segmented_workspace(const checker& c, workspace* ws) {
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
-}
-
 // The checks of segmented_reduce; returns the data range the offsets cover.
 template <class T>
 covered check_segmented_reduce(const checker& c, span<const T> in,
@@ -99,7 +95,7 @@ covered check_segmented_reduce(const checker& c, span<const T> in,
   c.valid(out, "out");
   c.no_overlap(in, "in", out, "out", false);
   c.no_overlap(offsets, "offsets", out, "out", false);
-  check_segmented_workspace(c, ws);
+  c.own_workspace(ws);
   if (offsets.size() >= 1 && offsets.size() - 1 != out.size())
     c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
            std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
@@ -114,7 +110,7 @@ void check_segmented_scan(const checker& c, span<const T> in, span<T> out, works
   c.valid(out, "out");
   c.same_size(in.size(), "in", out.size(), "out");
   c.no_overlap(in, "in", out, "out", true);
-  check_segmented_workspace(c, ws);
+  c.own_workspace(ws);
 }
 
 template <class T>

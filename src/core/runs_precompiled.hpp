@@ -23,7 +23,7 @@ using copied_value_t = std::conditional_t<sizeof(V) == 4, std::uint32_t, std::ui
 template <runs_kind Kind, class K, class V>
 std::int64_t run_precompiled(const checker& c, const runs_io<K, V>& io, op o,
                              const run_outputs& outs, workspace* ws) {
-  check_workspace(c, ws);
+  c.own_workspace(ws);
   const auto keyed = rekey<equality_key_t<K>>(io);
   if constexpr (Kind == runs_kind::heads) {
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "copied values are 4- or 8-byte words");

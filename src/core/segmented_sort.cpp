@@ -39,7 +39,7 @@ detail::sort_request check_segmented_sort(const detail::checker& c, span<K> keys
   c.valid(keys, "keys");
   c.valid(offsets, "offsets");
   c.known_option(order, sort_order::descending, "order");
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
+  c.own_workspace(ws);
   if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
   c.no_overlap(keys, "keys", offsets, "offsets", /*allow_same=*/false);
   detail::sort_request r;

@@ -16,10 +16,6 @@
 
 namespace parprim::detail {
 
-inline void check_workspace(const checker& c, workspace* ws) {
-  if (ws && &ws->ctx().state() != &c.ctx().state()) c.fail("workspace belongs to another context");
-}
-
 // Primitives that read (keys, values) and write one (key, value) per run: four valid spans,
 // equal input sizes, and no output overlapping an input or the other output.
 template <class K, class V>
@@ -110,35 +106,31 @@ template <class K>
 using equality_key_t = std::conditional_t<std::is_same_v<K, std::int32_t>, std::uint32_t,
                        std::conditional_t<std::is_same_v<K, std::int64_t>, std::uint64_t, K>>;
 
-template <class C, class K, class V>
-runs_io<C, V> rekey(const runs_io<K, V>& io) {
-  runs_io<C, V> r;
+// The same call with keys retyped as C and values as W, each of its own size (same bits).
+template <class C, class W, class K, class V>
+runs_io<C, W> retype(const runs_io<K, V>& io) {
+  static_assert(sizeof(C) == sizeof(K) && sizeof(W) == sizeof(V), "the same bits");
+  runs_io<C, W> r;
   r.n = io.n;
   r.keys = reinterpret_cast<const C*>(io.keys);
-  r.values = io.values;
-  r.keys_out = reinterpret_cast<C*>(io.keys_out);
-  r.values_out = io.values_out;
-  r.capacity = io.capacity;
-  r.inclusive = io.inclusive;
-  r.init = io.init;
-  return r;
-}
-
-// The same call with values retyped as W of the same size (same bits): the precompiled entry
-// points run values through a few word types.
-template <class W, class K, class V>
-runs_io<K, W> revalue(const runs_io<K, V>& io) {
-  static_assert(sizeof(W) == sizeof(V), "the same bits");
-  runs_io<K, W> r;
-  r.n = io.n;
-  r.keys = io.keys;
   r.values = reinterpret_cast<const W*>(io.values);
-  r.keys_out = io.keys_out;
+  r.keys_out = reinterpret_cast<C*>(io.keys_out);
   r.values_out = reinterpret_cast<W*>(io.values_out);
   r.capacity = io.capacity;
   r.inclusive = io.inclusive;
   std::memcpy(&r.init, &io.init, sizeof(W));
   return r;
+}
+
+template <class C, class K, class V>
+runs_io<C, V> rekey(const runs_io<K, V>& io) {
+  return retype<C, V>(io);
+}
+
+// The precompiled entry points run values through a few word types.
+template <class W, class K, class V>
+runs_io<K, W> revalue(const runs_io<K, V>& io) {
+  return retype<K, W>(io);
 }
 
 }  // namespace parprim::detail
