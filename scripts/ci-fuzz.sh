@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target of fuzz/ for a bounded time (PARPRIM_FUZZ_SECONDS, default 50),
+# Runs each libFuzzer target of fuzz/ for a bounded time (PARPRIM_FUZZ_SECONDS, default 30),
 # two at a time, starting from its seed corpus in fuzz/corpus/<name>. The targets are built in
 # the sanitizer build (ci-sanitize-build.sh: ASan + UBSan, no recovery), so a crash, a hang
 # past 10 s on one input, or any sanitizer report fails this script; the input that caused it
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${PARPRIM_SANITIZE_BUILD:-build-sanitize}"
-seconds="${PARPRIM_FUZZ_SECONDS:-50}"
+seconds="${PARPRIM_FUZZ_SECONDS:-30}"
 names=(body_file scene sizes frontend)
 scripts/ci-sanitize-build.sh "${names[@]/#/fuzz_}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
