@@ -39,12 +39,14 @@ void sort_keys(std::vector<T>& v, bool descending) {
   });
 }
 
-// Around the GPU merge tile (and the 2048-query search tile), small and large.
+// Around the GPU merge tiles (3840 outputs for 8-byte keys, 7680 for 4-byte ones) and the
+// 2048-query search tile, small and large.
 std::vector<std::int64_t> sizes() {
   constexpr std::int64_t t = cuda_tuning::merge_tuning::tile;
+  constexpr std::int64_t t4 = cuda_tuning::merge_tuning::tile_4_byte_keys;
   std::vector<std::int64_t> out;
   for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(33),
-                         std::int64_t(2049), t - 1, t, t + 1, 2 * t + 1, std::int64_t(65537),
+                         std::int64_t(2049), t - 1, t, t + 1, t4 - 1, t4, t4 + 1, std::int64_t(65537),
                          std::int64_t(300'007)})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
@@ -188,8 +190,10 @@ TEST_P(SearchMerge, UnsortedPairFoundAtAnyPosition) {
   constexpr std::int64_t t = cuda_tuning::merge_tuning::tile;
   constexpr std::int64_t items = cuda_tuning::merge_tuning::items;
   const std::int64_t na = 3 * t + 123, nb = 2 * t + 77;
-  std::vector<std::int64_t> positions = {0, 1, items - 1, items, 32 * items - 1, 32 * items,
-                                         t / 2 - 1, t / 2, t - 2, t - 1, t, nb - 2};
+  // t and 2 t: tile edges of 8-byte and of 4-byte keys (this test's keys are 4 bytes).
+  std::vector<std::int64_t> positions = {0,     1,     items - 1, items, 32 * items - 1,
+                                         32 * items, t / 2 - 1, t / 2, t - 2, t - 1,
+                                         t,     2 * t - 1, 2 * t, nb - 2};
   std::mt19937_64 g(seed);
   for (int k = 0; k < 6; ++k) positions.push_back(std::int64_t(g() % std::uint64_t(nb - 1)));
   buffer<std::int32_t> out(ctx, na + nb);

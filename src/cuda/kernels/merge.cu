@@ -18,7 +18,7 @@ void launch_merge(const context& ctx, cuda_kernels::merging::merge_args<U, W> p,
                   const char* who, workspace* ws) {
   using namespace cuda_kernels;
   using tuning = cuda_tuning::merge_tuning;
-  using shape = tuning::shape;
+  using shape = tuning::shape<int(sizeof(U))>;
   constexpr int min_blocks =
       tuning::resident_threads(int(sizeof(U)), WithValues ? int(sizeof(W)) : 0) / shape::threads;
   cudaStream_t stream = stream_of(ctx);

@@ -21,7 +21,15 @@ struct merge_tuning {
   static constexpr int threads = 256;
   static constexpr int items = 15;
   static constexpr int tile = threads * items;
-  using shape = merge_shape<threads, items>;
+  // 4-byte keys take tiles twice as wide (512 x 15 = 7680, CUB's tile for them): ncu on the
+  // H100 (2 x 2^27 u32, 2026-11-23) timed our merge kernel at 718.5 us against thrust's
+  // 716.7 us, but our partition at 102.7 us against its 52.2 us, one merge-path search per
+  // 3840 outputs against one per 7680. 8-byte keys stay at 3840: 7680 of them would not fit
+  // the 48 KiB of static shared memory.
+  static constexpr int threads_4_byte_keys = 512;
+  static constexpr int tile_4_byte_keys = threads_4_byte_keys * items;
+  template <int KeyBytes>
+  using shape = merge_shape<KeyBytes <= 4 ? threads_4_byte_keys : threads, items>;
   static constexpr int partition_threads = 256;
   // Resident threads per SM asked of the register allocator (65536 / threads registers each).
   // The merge is bound by DRAM: a block's phases (load, merge, store) do not overlap, so the
