@@ -48,12 +48,16 @@ struct onesweep_tuning {
   // read the temporary copies ran 12% slower than the others on the H100; 1 MiB + 256 bytes
   // apart they run alike (pairs at 2^27: 4.95 -> 4.66 ms; bench/results).
   static constexpr int temp_values_skew = (1 << 20) + 256;
-  // The upfront histogram: 16 keys per thread per round, blocks per SM for the grid size; one
+  // The upfront histogram: 16 keys per thread per round (16-byte loads for keys of up to 4
+  // bytes, when aligned), blocks per SM for the grid size (also asked of the register
+  // allocator), copies of the bins in shared memory (warp w counts into copy w % copies); one
   // shared atomic per key and digit (counting runs of equal digits first was slower on
-  // uniform keys: bench/results/2026-11-21-h100-experiments.md).
+  // uniform keys: bench/results/2026-11-21-h100-experiments.md). Measurements in
+  // radix_sort_histogram.cuh.
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items = 16;
   static constexpr int histogram_blocks_per_sm = 4;
+  static constexpr int histogram_copies(int key_bytes) { return key_bytes <= 4 ? 2 : 1; }
 };
 // Look-back words hold a 30-bit count, so the tiles are cut into segments of fewer than 2^30
 // keys whose look-back chains are independent; see radix_sort_common.cuh.
