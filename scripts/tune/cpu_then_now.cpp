@@ -10,8 +10,10 @@
 // target parprim), once per build:
 //   g++ -O2 -std=c++17 -fopenmp -march=native -I<src>/include -I<build>/include
 //       scripts/tune/cpu_then_now.cpp <build>/src/libparprim.a -o cpu_then_now_<name>
-// Run (n = 2^24 unless given):
-//   OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 ./cpu_then_now_<name> <name> [log2 n]
+// Run:
+//   OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 ./cpu_then_now_<name> <name> [log2n [threads [only]]]
+// (2^24 and context::cpu(2) unless given; `only`: a part of a primitive's name, to run only
+// the primitives whose names contain it, say under perf record).
 // scripts/tune/cpu_then_now.sh builds two revisions this way and alternates them in rounds.
 #include <parprim/parprim.hpp>
 
@@ -31,6 +33,7 @@ using parprim::span;
 using parprim::workspace;
 
 constexpr int timed_calls = 9;
+const char* only = nullptr;  // run only the primitives whose name contains this (for perf)
 
 double seconds(clockid_t clock) {
   timespec t{};
@@ -65,6 +68,7 @@ std::uint64_t splitmix64(std::uint64_t& s) {
 // One warm-up call, then timed_calls timed ones; `prepare` (untimed) runs before each call.
 template <class Prepare, class Call, class Sum>
 void time_primitive(const char* name, const char* build, Prepare prepare, Call call, Sum sum) {
+  if (only && !std::strstr(name, only)) return;
   prepare();
   call();
   std::vector<double> cpu, wall;
@@ -115,9 +119,11 @@ int main(int argc, char** argv) {
   const char* build = argc > 1 ? argv[1] : "build";
   const int log2n = argc > 2 ? std::atoi(argv[2]) : 24;
   const std::int64_t n = std::int64_t(1) << log2n;
-  const context ctx = context::cpu(2);
-  std::printf("# %s: n=2^%d, context %s, OMP_WAIT_POLICY=%s OMP_NUM_THREADS=%s, median of %d\n",
-              build, log2n, ctx.name().c_str(), std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(unset)",
+  const int threads = argc > 3 ? std::atoi(argv[3]) : 2;
+  only = argc > 4 ? argv[4] : nullptr;
+  const context ctx = context::cpu(threads);
+  std::printf("# %s: n=2^%d, context %s(%d), OMP_WAIT_POLICY=%s OMP_NUM_THREADS=%s, median of %d\n",
+              build, log2n, ctx.name().c_str(), ctx.threads(), std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(unset)",
               std::getenv("OMP_NUM_THREADS") ? std::getenv("OMP_NUM_THREADS") : "(unset)", timed_calls);
   state s(ctx, n);
   auto none = [] {};
