@@ -14,15 +14,14 @@
 //   OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 ./cpu_then_now_<name> <name> [log2n [threads [only]]]
 // (2^24 and context::cpu(2) unless given; `only`: a part of a primitive's name, to run only
 // the primitives whose names contain it, say under perf record).
-// scripts/tune/cpu_then_now.sh builds two revisions this way and alternates them in rounds.
-#include <parprim/parprim.hpp>
-
+// scripts/tune/cpu_then_now.sh builds two source trees this way and alternates them in rounds.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <parprim/parprim.hpp>
 #include <vector>
 
 namespace {
@@ -47,7 +46,8 @@ double median(std::vector<double> v) {
 }
 
 // FNV-1a over the bytes of an output: equal outputs give equal checksums in both builds.
-std::uint64_t checksum(const void* data, std::size_t bytes, std::uint64_t h = 1469598103934665603ull) {
+std::uint64_t checksum(const void* data, std::size_t bytes,
+                       std::uint64_t h = 1469598103934665603ull) {
   const auto* p = static_cast<const unsigned char*>(data);
   for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;
@@ -96,8 +96,17 @@ struct state {
   workspace ws;
 
   state(const context& c, std::int64_t n)
-      : ctx(c), keys_host(std::size_t(n)), keys(c, n), out(c, n), work(c, n), values(c, n),
-        values_init(c, n), reals(c, n), reals_out(c, n), bins(c, 256), ws(c) {
+      : ctx(c),
+        keys_host(std::size_t(n)),
+        keys(c, n),
+        out(c, n),
+        work(c, n),
+        values(c, n),
+        values_init(c, n),
+        reals(c, n),
+        reals_out(c, n),
+        bins(c, 256),
+        ws(c) {
     std::uint64_t seed = 0x5EEDu;
     std::vector<float> reals_host(static_cast<std::size_t>(n));
     std::vector<std::uint32_t> index(static_cast<std::size_t>(n));
@@ -123,40 +132,68 @@ int main(int argc, char** argv) {
   only = argc > 4 ? argv[4] : nullptr;
   const context ctx = context::cpu(threads);
   std::printf("# %s: n=2^%d, context %s(%d), OMP_WAIT_POLICY=%s OMP_NUM_THREADS=%s, median of %d\n",
-              build, log2n, ctx.name().c_str(), ctx.threads(), std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(unset)",
-              std::getenv("OMP_NUM_THREADS") ? std::getenv("OMP_NUM_THREADS") : "(unset)", timed_calls);
+              build, log2n, ctx.name().c_str(), ctx.threads(),
+              std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(unset)",
+              std::getenv("OMP_NUM_THREADS") ? std::getenv("OMP_NUM_THREADS") : "(unset)",
+              timed_calls);
   state s(ctx, n);
   auto none = [] {};
   auto sum_out = [&] { return checksum(s.out.to_host()); };
 
-  time_primitive("reduce_u32", build, none,
-                 [&] { s.reduced = parprim::reduce<std::uint32_t>(ctx, s.keys, parprim::op::plus, parprim::reduce_algorithm::production, &s.ws); },
-                 [&] { return checksum(&s.reduced, sizeof s.reduced); });
-  time_primitive("exclusive_scan_u32", build, none,
-                 [&] { parprim::exclusive_scan<std::uint32_t>(ctx, s.keys, s.out, 0u, parprim::op::plus, parprim::scan_algorithm::decoupled_lookback, &s.ws); },
-                 sum_out);
-  time_primitive("inclusive_scan_f32", build, none,
-                 [&] { parprim::inclusive_scan<float>(ctx, s.reals, s.reals_out, parprim::op::plus, parprim::scan_algorithm::decoupled_lookback, &s.ws); },
-                 [&] { return checksum(s.reals_out.to_host()); });
-  time_primitive("copy_if_50pct_u32", build, none,
-                 [&] { s.kept = parprim::copy_if<std::uint32_t>(ctx, s.keys, s.out, {parprim::compare::less, 0x80000000u}, &s.ws); },
-                 [&] {
-                   std::vector<std::uint32_t> v = s.out.to_host();
-                   v.resize(static_cast<std::size_t>(s.kept));
-                   return checksum(v, checksum(&s.kept, sizeof s.kept));
-                 });
-  time_primitive("histogram_256_u32", build, none,
-                 [&] { parprim::histogram<std::uint32_t>(ctx, s.keys, s.bins, 256, 0u, 0xFFFFFFFFu); },
-                 [&] { return checksum(s.bins.to_host()); });
-  time_primitive("radix_sort_u32", build, [&] { s.work.copy_from_host(s.keys_host.data(), n); },
-                 [&] { parprim::radix_sort<std::uint32_t>(ctx, s.work, parprim::sort_order::ascending, 0, -1, parprim::sort_algorithm::onesweep, &s.ws); },
-                 [&] { return checksum(s.work.to_host()); });
-  time_primitive("radix_sort_pairs_u32", build,
-                 [&] {
-                   s.work.copy_from_host(s.keys_host.data(), n);
-                   s.ctx.copy(s.values.data(), s.values_init.data(), s.values.bytes());
-                 },
-                 [&] { parprim::radix_sort_pairs<std::uint32_t, std::uint32_t>(ctx, s.work, s.values, parprim::sort_order::ascending, 0, -1, parprim::sort_algorithm::onesweep, &s.ws); },
-                 [&] { return checksum(s.values.to_host(), checksum(s.work.to_host())); });
+  time_primitive(
+      "reduce_u32", build, none,
+      [&] {
+        s.reduced = parprim::reduce<std::uint32_t>(ctx, s.keys, parprim::op::plus,
+                                                   parprim::reduce_algorithm::production, &s.ws);
+      },
+      [&] { return checksum(&s.reduced, sizeof s.reduced); });
+  time_primitive(
+      "exclusive_scan_u32", build, none,
+      [&] {
+        parprim::exclusive_scan<std::uint32_t>(ctx, s.keys, s.out, 0u, parprim::op::plus,
+                                               parprim::scan_algorithm::decoupled_lookback, &s.ws);
+      },
+      sum_out);
+  time_primitive(
+      "inclusive_scan_f32", build, none,
+      [&] {
+        parprim::inclusive_scan<float>(ctx, s.reals, s.reals_out, parprim::op::plus,
+                                       parprim::scan_algorithm::decoupled_lookback, &s.ws);
+      },
+      [&] { return checksum(s.reals_out.to_host()); });
+  time_primitive(
+      "copy_if_50pct_u32", build, none,
+      [&] {
+        s.kept = parprim::copy_if<std::uint32_t>(ctx, s.keys, s.out,
+                                                 {parprim::compare::less, 0x80000000u}, &s.ws);
+      },
+      [&] {
+        std::vector<std::uint32_t> v = s.out.to_host();
+        v.resize(static_cast<std::size_t>(s.kept));
+        return checksum(v, checksum(&s.kept, sizeof s.kept));
+      });
+  time_primitive(
+      "histogram_256_u32", build, none,
+      [&] { parprim::histogram<std::uint32_t>(ctx, s.keys, s.bins, 256, 0u, 0xFFFFFFFFu); },
+      [&] { return checksum(s.bins.to_host()); });
+  time_primitive(
+      "radix_sort_u32", build, [&] { s.work.copy_from_host(s.keys_host.data(), n); },
+      [&] {
+        parprim::radix_sort<std::uint32_t>(ctx, s.work, parprim::sort_order::ascending, 0, -1,
+                                           parprim::sort_algorithm::onesweep, &s.ws);
+      },
+      [&] { return checksum(s.work.to_host()); });
+  time_primitive(
+      "radix_sort_pairs_u32", build,
+      [&] {
+        s.work.copy_from_host(s.keys_host.data(), n);
+        s.ctx.copy(s.values.data(), s.values_init.data(), s.values.bytes());
+      },
+      [&] {
+        parprim::radix_sort_pairs<std::uint32_t, std::uint32_t>(
+            ctx, s.work, s.values, parprim::sort_order::ascending, 0, -1,
+            parprim::sort_algorithm::onesweep, &s.ws);
+      },
+      [&] { return checksum(s.values.to_host(), checksum(s.work.to_host())); });
   return 0;
 }
