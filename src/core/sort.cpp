@@ -96,12 +96,7 @@ void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, so
 #define PARPRIM_INSTANTIATE(K)                                                                \
   template void radix_sort_keys<K>(const context&, span<K>, sort_order, int, int,            \
                                    sort_algorithm, workspace*);                               \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint64_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
-  PARPRIM_INSTANTIATE_PAIRS(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_PAIRS, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 PARPRIM_INSTANTIATE(std::int8_t)
 PARPRIM_INSTANTIATE(std::uint8_t)
