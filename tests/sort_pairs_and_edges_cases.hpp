@@ -178,12 +178,7 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
             << type_name<K>() << (desc ? " descending" : " ascending");
       }
   };
-  check(float{});
-  check(double{});
-  check(std::int32_t{});
-  check(std::int64_t{});
-  check(std::uint32_t{});
-  check(std::uint64_t{});
+  testing::for_each_type(check);
   check(f16{});
   check(std::int8_t{});
   check(std::uint8_t{});
