@@ -175,7 +175,7 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
       for (bool desc : {false, true}) {
         const U image = detail::ordered_bits(u, detail::kind_of<K>(), desc);
         EXPECT_EQ(detail::original_bits(image, detail::kind_of<K>(), desc), u)
-            << type_name<K>() << (desc ? " descending" : " ascending");
+            << key_type_name<K>() << (desc ? " descending" : " ascending");
       }
   };
   testing::for_each_type(check);
