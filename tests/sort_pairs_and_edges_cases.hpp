@@ -175,15 +175,10 @@ TEST(RadixSortOracle, OriginalBitsInvertsOrderedBits) {
       for (bool desc : {false, true}) {
         const U image = detail::ordered_bits(u, detail::kind_of<K>(), desc);
         EXPECT_EQ(detail::original_bits(image, detail::kind_of<K>(), desc), u)
-            << type_name<K>() << (desc ? " descending" : " ascending");
+            << key_type_name<K>() << (desc ? " descending" : " ascending");
       }
   };
-  check(float{});
-  check(double{});
-  check(std::int32_t{});
-  check(std::int64_t{});
-  check(std::uint32_t{});
-  check(std::uint64_t{});
+  testing::for_each_type(check);
   check(f16{});
   check(std::int8_t{});
   check(std::uint8_t{});

@@ -13,6 +13,7 @@ namespace parprim {
 namespace {
 
 using testing::fresh_seed;
+using testing::same_bits;
 
 // Keys in runs of random length (mean about `mean_run`; 0: all keys equal) drawn from a few
 // values, so that neighbouring runs sometimes share a key and merge; floats add NaN (never
@@ -42,11 +43,6 @@ std::vector<V> make_values(std::int64_t n, std::uint64_t seed) {
   std::vector<V> v(static_cast<std::size_t>(n));
   for (auto& x : v) x = std::is_signed_v<V> ? V(std::int64_t(g() % 17) - 8) : V(g() % 17);
   return v;
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 std::vector<std::int64_t> sizes(const context& ctx) {
@@ -160,12 +156,7 @@ TEST_P(ByKey, EveryKeyTypeMatchesOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_pair<std::int32_t, std::int32_t>(ctx, seed);
-  check_pair<std::uint32_t, std::int32_t>(ctx, seed);
-  check_pair<std::int64_t, std::int32_t>(ctx, seed);
-  check_pair<std::uint64_t, std::int32_t>(ctx, seed);
-  check_pair<float, std::int32_t>(ctx, seed);
-  check_pair<double, std::int32_t>(ctx, seed);
+  testing::for_each_type([&](auto k) { check_pair<decltype(k), std::int32_t>(ctx, seed); });
 }
 
 TEST_P(ByKey, EveryValueTypeMatchesOracle) {
@@ -185,12 +176,7 @@ TEST_P(ByKey, UniqueAndRunLengthEncodeMatchOracle) {
   context ctx = testing::make_context(GetParam());
   std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_unique<std::int32_t>(ctx, seed);
-  check_unique<std::uint32_t>(ctx, seed);
-  check_unique<std::int64_t>(ctx, seed);
-  check_unique<std::uint64_t>(ctx, seed);
-  check_unique<float>(ctx, seed);
-  check_unique<double>(ctx, seed);
+  testing::for_each_type([&](auto k) { check_unique<decltype(k)>(ctx, seed); });
 }
 
 // Keys whose runs have the given lengths (neighbouring runs differ).

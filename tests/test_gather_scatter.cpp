@@ -119,18 +119,8 @@ void check_scatter(const context& ctx, std::uint64_t seed) {
 
 template <class I>
 void check_index_type(const context& ctx, std::uint64_t seed) {
-  check_gather<std::int32_t, I>(ctx, seed);
-  check_gather<std::uint32_t, I>(ctx, seed);
-  check_gather<std::int64_t, I>(ctx, seed);
-  check_gather<std::uint64_t, I>(ctx, seed);
-  check_gather<float, I>(ctx, seed);
-  check_gather<double, I>(ctx, seed);
-  check_scatter<std::int32_t, I>(ctx, seed);
-  check_scatter<std::uint32_t, I>(ctx, seed);
-  check_scatter<std::int64_t, I>(ctx, seed);
-  check_scatter<std::uint64_t, I>(ctx, seed);
-  check_scatter<float, I>(ctx, seed);
-  check_scatter<double, I>(ctx, seed);
+  testing::for_each_type([&](auto t) { check_gather<decltype(t), I>(ctx, seed); });
+  testing::for_each_type([&](auto t) { check_scatter<decltype(t), I>(ctx, seed); });
 }
 
 TEST_P(GatherScatter, MatchesSequentialOracle32BitIndices) {

@@ -133,12 +133,7 @@ TEST_P(SegmentedSort, MatchesStableSortPerSegment) {
   context ctx = testing::make_context(GetParam());
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_key_type<std::int32_t>(ctx, seed);
-  check_key_type<std::uint32_t>(ctx, seed);
-  check_key_type<std::int64_t>(ctx, seed);
-  check_key_type<std::uint64_t>(ctx, seed);
-  check_key_type<float>(ctx, seed);
-  check_key_type<double>(ctx, seed);
+  testing::for_each_type([&](auto k) { check_key_type<decltype(k)>(ctx, seed); });
 }
 
 // Float values of the key's width move with their keys too (the other value types).

@@ -22,18 +22,8 @@ std::ostream& operator<<(std::ostream& os, f16 h) { return os << "f16 0x" << std
 
 namespace {
 
+using detail::key_type_name;
 using testing::fresh_seed;
-
-// Short key names (types.hpp names the six precompiled element types).
-template <class K>
-const char* key_name() {
-  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
-  else if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
-  else if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
-  else if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
-  else if constexpr (std::is_same_v<K, f16>) return "f16";
-  else return type_name<K>();
-}
 
 // Prints 1-byte integers as numbers, not characters.
 template <class T>
@@ -151,7 +141,7 @@ struct sort_case {
 
 template <class K>
 std::string describe(const sort_case& c, std::int64_t n, const char* values) {
-  return std::string(key_name<K>()) + " keys, values " + values + ", " + to_string(c.order) +
+  return std::string(key_type_name<K>()) + " keys, values " + values + ", " + to_string(c.order) +
          ", bits [" + std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) + "), " +
          name_of(c.d) + ", n=" + std::to_string(n);
 }
@@ -301,7 +291,8 @@ void keys_every_distribution(const context& ctx, sort_algorithm alg, std::uint64
 
 template <class K>
 void keys_off_alignment(const context& ctx, sort_algorithm alg, std::int64_t n, std::uint64_t seed) {
-  const std::string where = std::string(key_name<K>()) + " keys from element 1, n=" + std::to_string(n);
+  const std::string where =
+      std::string(key_type_name<K>()) + " keys from element 1, n=" + std::to_string(n);
   const auto keys = make_keys<K>(n + 1, seed, dist::uniform);
   const std::vector<K> tail(keys.begin() + 1, keys.end());
   const auto perm = reference::stable_sort_permutation(tail, false, 0, int(sizeof(K) * 8));

@@ -18,8 +18,7 @@ TEST(SortByKeyCpu, ThreadCounts) {
 }
 
 TEST(SortByKeyErrors, BadArgumentsThrow) {
-  for (backend b : testing::all_backends()) {
-    if (b == backend::cuda && !testing::cuda_usable()) continue;
+  for (backend b : testing::usable_backends()) {
     context ctx = testing::make_context(b);
     using merge_sort_cases::record;
     testing::expect_error(

@@ -40,3 +40,14 @@ constexpr const char* type_name() {
   X(std::uint64_t)               \
   X(float)                       \
   X(double)
+
+// X(A, type) for every precompiled element type: the inner list of a two-type instantiation
+// (PARPRIM_FOR_EACH_TYPE over K, this over V). A macro of its own, not PARPRIM_FOR_EACH_TYPE
+// again: a macro does not expand inside its own expansion.
+#define PARPRIM_FOR_EACH_TYPE_WITH(X, A) \
+  X(A, std::int32_t)                     \
+  X(A, std::uint32_t)                    \
+  X(A, std::int64_t)                     \
+  X(A, std::uint64_t)                    \
+  X(A, float)                            \
+  X(A, double)

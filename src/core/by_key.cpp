@@ -46,12 +46,7 @@ void scan_by_key_precompiled(const char* name, const context& ctx, span<const K>
   template void scan_by_key_precompiled<K, V>(const char*, const context&, span<const K>,        \
                                               span<const V>, span<V>, bool, V, op, workspace*);
 #define PARPRIM_INSTANTIATE(K)              \
-  PARPRIM_INSTANTIATE_KV(K, std::int32_t)   \
-  PARPRIM_INSTANTIATE_KV(K, std::uint32_t)  \
-  PARPRIM_INSTANTIATE_KV(K, std::int64_t)   \
-  PARPRIM_INSTANTIATE_KV(K, std::uint64_t)  \
-  PARPRIM_INSTANTIATE_KV(K, float)          \
-  PARPRIM_INSTANTIATE_KV(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_KV, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV

@@ -296,12 +296,7 @@ void radix_sort_pairs(const device_group& g, dist_buffer<K>& keys, dist_buffer<V
 #define PARPRIM_INSTANTIATE(K)                                                               \
   template void radix_sort<K>(const device_group&, dist_buffer<K>&, sort_order, int, int,  \
                              std::vector<sort_phase_ms>*);                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint64_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
-  PARPRIM_INSTANTIATE_PAIRS(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_PAIRS, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_PAIRS

@@ -86,12 +86,7 @@ void merge_by_key(const context& ctx, span<const K> a_keys, span<const V> a_valu
 #define PARPRIM_INSTANTIATE(K)                                                                \
   template void merge<K>(const context&, span<const K>, span<const K>, span<K>, sort_order,  \
                          workspace*);                                                         \
-  PARPRIM_INSTANTIATE_KV(K, std::int32_t)                                                     \
-  PARPRIM_INSTANTIATE_KV(K, std::uint32_t)                                                    \
-  PARPRIM_INSTANTIATE_KV(K, std::int64_t)                                                     \
-  PARPRIM_INSTANTIATE_KV(K, std::uint64_t)                                                    \
-  PARPRIM_INSTANTIATE_KV(K, float)                                                            \
-  PARPRIM_INSTANTIATE_KV(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_KV, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV

@@ -25,16 +25,6 @@ const char* to_string(sort_algorithm a) noexcept {
 namespace {
 
 template <class K>
-constexpr const char* key_type_name() {
-  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
-  else if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
-  else if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
-  else if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
-  else if constexpr (std::is_same_v<K, f16>) return "f16";
-  else return type_name<K>();
-}
-
-template <class K>
 detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_order order,
                                 int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
   c.valid(keys, "keys");
@@ -44,11 +34,11 @@ detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_ord
   if (begin_bit < 0) c.fail("begin_bit=" + std::to_string(begin_bit) + " is negative");
   if (end_bit != -1 && (end_bit < 0 || end_bit > bits))
     c.fail("end_bit=" + std::to_string(end_bit) + " is outside [0, " + std::to_string(bits) +
-           "] for " + key_type_name<K>() + " keys (-1 means all bits)");
+           "] for " + detail::key_type_name<K>() + " keys (-1 means all bits)");
   const int end = end_bit == -1 ? bits : end_bit;
   if (begin_bit >= end)
     c.fail("begin_bit=" + std::to_string(begin_bit) + " is not below end_bit=" +
-           std::to_string(end) + " for " + key_type_name<K>() + " keys");
+           std::to_string(end) + " for " + detail::key_type_name<K>() + " keys");
   c.own_workspace(ws);
   detail::sort_request r;
   r.keys = keys.data();
@@ -106,12 +96,7 @@ void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, so
 #define PARPRIM_INSTANTIATE(K)                                                                \
   template void radix_sort_keys<K>(const context&, span<K>, sort_order, int, int,            \
                                    sort_algorithm, workspace*);                               \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int32_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint32_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::int64_t)                                                 \
-  PARPRIM_INSTANTIATE_PAIRS(K, std::uint64_t)                                                \
-  PARPRIM_INSTANTIATE_PAIRS(K, float)                                                        \
-  PARPRIM_INSTANTIATE_PAIRS(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_PAIRS, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 PARPRIM_INSTANTIATE(std::int8_t)
 PARPRIM_INSTANTIATE(std::uint8_t)

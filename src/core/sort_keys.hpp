@@ -21,10 +21,23 @@
 
 #include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 #include "parprim/sort.hpp"                  // f16
+#include "parprim/types.hpp"                 // type_name
 
 namespace parprim::detail {
 
 enum class key_kind : int { unsigned_int = 0, signed_int = 1, floating = 2 };
+
+// Short names of every sort key type, for messages and test traces: type_name's six
+// (parprim/types.hpp) plus i8 u8 i16 u16 f16.
+template <class K>
+constexpr const char* key_type_name() {
+  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
+  else if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
+  else if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<K, f16>) return "f16";
+  else return type_name<K>();
+}
 
 template <class K>
 constexpr key_kind kind_of() {

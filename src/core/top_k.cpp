@@ -146,12 +146,7 @@ void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, s
                          workspace*);                                                             \
   template void segmented_top_k<K>(const context&, span<const K>, span<const std::int64_t>,       \
                                    std::int64_t, span<K>, sort_order, bool, workspace*);          \
-  PARPRIM_INSTANTIATE_KV(K, std::int32_t)                                                         \
-  PARPRIM_INSTANTIATE_KV(K, std::uint32_t)                                                        \
-  PARPRIM_INSTANTIATE_KV(K, std::int64_t)                                                         \
-  PARPRIM_INSTANTIATE_KV(K, std::uint64_t)                                                        \
-  PARPRIM_INSTANTIATE_KV(K, float)                                                                \
-  PARPRIM_INSTANTIATE_KV(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_KV, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV

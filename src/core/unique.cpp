@@ -82,12 +82,7 @@ std::int64_t run_length_encode_precompiled(const context& ctx, span<const K> in,
   template std::int64_t run_length_encode_precompiled<K>(const context&, span<const K>,        \
                                                          span<K>, span<std::int64_t>,          \
                                                          workspace*);                          \
-  PARPRIM_INSTANTIATE_KV(K, std::int32_t)                                                      \
-  PARPRIM_INSTANTIATE_KV(K, std::uint32_t)                                                     \
-  PARPRIM_INSTANTIATE_KV(K, std::int64_t)                                                      \
-  PARPRIM_INSTANTIATE_KV(K, std::uint64_t)                                                     \
-  PARPRIM_INSTANTIATE_KV(K, float)                                                             \
-  PARPRIM_INSTANTIATE_KV(K, double)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_KV, K)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV
