@@ -1,30 +1,27 @@
 #!/usr/bin/env bash
-# Decoupled look-back scan: compare the tuning switches of scan_tuning.hpp at 2^28 and 2^20
-# (u32 and f32, exclusive and inclusive) against CUB, with a correctness check per variant.
+# Decoupled look-back scan: compare the tuning switches of the 4-byte scan_tuning.hpp at 2^28
+# and 2^20 (u32 and f32, exclusive and inclusive) against CUB, with a correctness check per
+# variant.
 # Runs from the repo root with a Release build in build-gpu/. Prints one line per variant and
 # size; full outputs go to $OUT (or /tmp)/scanperf_*.log. Restores the tuning header.
 #
-# Variant fields: name persistent stages min_blocks_per_sm fold_in_shared lookback_per_lane
-# [threads items] (the first five go into the 4- and 8-byte structs, so the tests cover both;
-# the optional block shape only into the 4-byte one).
+# A variant is a name and the fields of scan_lookback_tuning<4> it changes, as field=value:
+#   scripts/tune/scanperf.sh "base" "staged stage_tile_in_shared=true"
+#   scripts/tune/scanperf.sh "occ2 min_blocks_per_sm=2" "w64 lookback_per_lane=2"
 set -u
 BUILD=${BUILD:-build-gpu}
 LOGDIR=${OUT:-/tmp}
-f=src/cuda/tuning/scan_tuning.hpp
+f=include/parprim/cuda/tuning/scan_tuning.hpp
 backup=$(mktemp)
 cp "$f" "$backup"
 trap 'cp "$backup" "$f"; rm -f "$backup"' EXIT
 
-# About 30 s per variant (rebuild of scan_lookback.cu, tests, two ladders). More to try, as
-# arguments: "occ3 false 2 3 false 1" (register cap alone), "pers3f128 true 3 2 true 4"
-# (3 stages = 96 KiB of shared memory, 2 blocks/SM).
+# About 30 s per variant (rebuild of scan.cu, tests, two ladders).
 VARIANTS=(
-  "base      false 2 0 false 1"  # the current default (one block per tile, window 32)
-  "occ3f128  false 2 3 true  4"  # 3 blocks/SM, fold through shared memory, window 128
-  "pers2f64  true  2 3 true  2"  # persistent, 2 stages, 3 blocks/SM, window 64
-  "pers2f128 true  2 3 true  4"  # persistent, 2 stages, 3 blocks/SM, window 128
+  "base"                                # the current default (tile in registers, 3 blocks/SM)
+  "staged stage_tile_in_shared=true"    # tile staged in shared memory by one bulk copy, 6 blocks/SM
 )
-[ $# -gt 0 ] && VARIANTS=("$@")  # e.g. scripts/tune/scanperf.sh "mine true 2 3 true 4"
+[ $# -gt 0 ] && VARIANTS=("$@")
 
 # One summary line from a ladder run: ms, % of copy and the ratio CUB/ours per table.
 summarize() {
@@ -48,25 +45,20 @@ PY
 for v in "${VARIANTS[@]}"; do
   set -- $v
   name=$1
+  shift
   cp "$backup" "$f"
-  python3 - "$f" "$2" "$3" "$4" "$5" "$6" "${7:-}" "${8:-}" <<'PY' || { echo "$name: edit failed"; continue; }
+  python3 - "$f" "$@" <<'PY' || { echo "$name: edit failed"; continue; }
 import re, sys
-p, pers, stages, mb, fold, per_lane, threads, items = sys.argv[1:]
+p, fields = sys.argv[1], sys.argv[2:]
 s = open(p).read()
-if threads:  # optional: the 4-byte struct's block shape
-    a = s.index('struct scan_lookback_tuning<4> {'); b = s.index('};', a)
-    body = re.sub(r'(static constexpr int threads = )\d+;', lambda m: m.group(1) + threads + ';', s[a:b])
-    body = re.sub(r'(static constexpr int items = )\d+;', lambda m: m.group(1) + items + ';', body)
-    s = s[:a] + body + s[b:]
-subs = [(r'(static constexpr bool persistent = )\w+;', pers),
-        (r'(static constexpr int stages = )\d+;', stages),
-        (r'(static constexpr int min_blocks_per_sm = )\d+;', mb),
-        (r'(static constexpr bool fold_in_shared = )\w+;', fold),
-        (r'(static constexpr int lookback_per_lane = )\d+;', per_lane)]
-for pat, val in subs:
-    s, count = re.subn(pat, lambda m: m.group(1) + val + ';', s)
-    assert count == 2, (pat, count)  # the 4- and 8-byte structs
-open(p, 'w').write(s)
+a = s.index('struct scan_lookback_tuning<4> {'); b = s.index('};', a)
+body = s[a:b]
+for field in fields:
+    key, val = field.split('=', 1)
+    body, count = re.subn(r'(static constexpr \w+ ' + key + r' = )[^;]+;',
+                          lambda m: m.group(1) + val + ';', body)
+    assert count == 1, (key, count)
+open(p, 'w').write(s[:a] + body + s[b:])
 PY
   t0=$(date +%s)
   if ! cmake --build "$BUILD" --target parprim_cli test_scan test_large > "$LOGDIR/scanperf_build_$name.log" 2>&1; then
@@ -74,7 +66,7 @@ PY
     continue
   fi
   t1=$(date +%s)
-  ts=$("$BUILD/tests/test_scan" --gtest_filter='*cuda*decoupled*' --gtest_brief=1 2>&1 | tail -2 | tr '\n' ' ')
+  ts=$("$BUILD/tests/test_scan" --gtest_filter='*cuda*decoupled*:ScanCuda.*' --gtest_brief=1 2>&1 | tail -2 | tr '\n' ' ')
   tl=$("$BUILD/tests/test_large" --gtest_filter='*Reproducible*' --gtest_brief=1 2>&1 | tail -2 | tr '\n' ' ')
   echo "$name [$v] build $((t1 - t0))s | test_scan: $ts| test_large: $tl"
   for size in 2^28 2^20; do
@@ -83,4 +75,4 @@ PY
     echo "  $name n=$size: $(summarize "$log")"
   done
 done
-echo "scanperf: restored $f (build-gpu still holds the last variant until the next build)"
+echo "scanperf: restored $f ($BUILD still holds the last variant until the next build)"
