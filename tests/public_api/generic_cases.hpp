@@ -248,6 +248,9 @@ void check_select(const context& ctx, const std::vector<T>& x, Pred pred, const 
 struct widen_u8 {
   PARPRIM_HD std::uint32_t operator()(std::uint8_t x) const { return std::uint32_t(x) * 3u; }
 };
+struct quarter_u16 {  // exact: k / 4 for every 16-bit k
+  PARPRIM_HD float operator()(std::uint16_t k) const { return float(k) * 0.25f; }
+};
 struct u32_wrap_plus {
   PARPRIM_HD std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
 };
@@ -349,6 +352,30 @@ inline void run_float_cases(const context& ctx) {
       ASSERT_NEAR(double(h1[std::size_t(i)]), prefix,
                   testing::float_tolerance<float>(i + 1) * prefix_abs + 1e-30)
           << "float scan n=" << n << " i=" << i;
+    }
+
+    // The same floats mapped on load from 2-byte integers (a transform scan: element-wise
+    // loads, tile in registers) and loaded as floats (whole tiles; with
+    // scan_lookback_tuning<4>::stage_tile_in_shared, staged in shared memory by a bulk copy):
+    // the same tiles in the same order, so the same bits. Their sums pass 2^24 and round.
+    const auto q = random_small<std::uint16_t>(n, seed + 7 + std::uint64_t(n));
+    std::vector<float> qf(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i) qf[i] = quarter_u16{}(q[i]);
+    auto qin = buffer<std::uint16_t>::from_host(ctx, q);
+    auto qfin = buffer<float>::from_host(ctx, qf);
+    for (bool inclusive : {true, false}) {
+      if (inclusive) {
+        transform_inclusive_scan(ctx, qin.view(), o1.view(), quarter_u16{}, float_plus{});
+        inclusive_scan(ctx, qfin.view(), o2.view(), float_plus{});
+      } else {
+        transform_exclusive_scan(ctx, qin.view(), o1.view(), 0.5f, quarter_u16{}, float_plus{});
+        exclusive_scan(ctx, qfin.view(), o2.view(), 0.5f, float_plus{});
+      }
+      h1 = o1.to_host();
+      h2 = o2.to_host();
+      EXPECT_EQ(0, n == 0 ? 0 : std::memcmp(h1.data(), h2.data(), std::size_t(n) * sizeof(float)))
+          << (inclusive ? "inclusive" : "exclusive")
+          << " transform scan differs from the scan of the mapped values, n=" << n;
     }
   }
 }
