@@ -170,7 +170,8 @@ TEST(ScanCuda, LargeScanGivesTheSameBitsRunToRun) {
 template <class T>
 void check_alignments(const context& ctx, std::uint64_t seed) {
   constexpr std::int64_t tile = 8192;
-  for (std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile, 3 * tile + 5, 64 * tile, 300 * tile + 17}) {
+  for (std::int64_t n :
+       {tile - 1, tile, tile + 1, 2 * tile, 3 * tile + 5, 64 * tile, 300 * tile + 17}) {
     if (n > testing::max_test_size()) continue;
     const auto x = random_vector<T>(n, seed ^ std::uint64_t(n * 31));
     const T init = random_vector<T>(1, seed + 2)[0];
@@ -180,8 +181,8 @@ void check_alignments(const context& ctx, std::uint64_t seed) {
     const auto in_off = buffer<T>::from_host(ctx, shifted);  // x starts one element in
     buffer<T> out(ctx, n + 1);
     for (bool inclusive : {true, false}) {
-      const std::string where = std::string(type_name<T>()) + (inclusive ? " inclusive" : " exclusive") +
-                                " n=" + std::to_string(n);
+      const std::string where = std::string(type_name<T>()) +
+                                (inclusive ? " inclusive" : " exclusive") + " n=" + std::to_string(n);
       std::vector<T> aligned_result;
       for (int skip : {0, 1, 2, 3}) {  // bit 0: input one element off; bit 1: output
         span<const T> src((skip & 1) ? in_off.data() + 1 : in.data(), n);
@@ -190,7 +191,8 @@ void check_alignments(const context& ctx, std::uint64_t seed) {
         if (inclusive) inclusive_scan<T>(ctx, src, dst);
         else exclusive_scan<T>(ctx, src, dst, init);
         const auto all = out.to_host();
-        std::vector<T> got(all.begin() + ((skip & 2) ? 1 : 0), all.begin() + ((skip & 2) ? 1 : 0) + n);
+        const auto first = all.begin() + ((skip & 2) ? 1 : 0);
+        std::vector<T> got(first, first + n);
         if (skip == 0) {
           const auto want = reference::scan(x.data(), n, op::plus, inclusive, init);
           expect_prefixes(got, want, x, op::plus, inclusive, init, where);

@@ -8,6 +8,8 @@
 # A variant is a name and the fields of scan_lookback_tuning<4> it changes, as field=value:
 #   scripts/tune/scanperf.sh "base" "staged stage_tile_in_shared=true"
 #   scripts/tune/scanperf.sh "occ2 min_blocks_per_sm=2" "w64 lookback_per_lane=2"
+# scan_staged_probe.cu (beside this script) compares the register and staged kernels in one
+# binary without rebuilding the library: bit for bit on the same data, and their times at 2^28.
 set -u
 BUILD=${BUILD:-build-gpu}
 LOGDIR=${OUT:-/tmp}

@@ -388,14 +388,15 @@ void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusi
   if constexpr (detail::has_identity<Op>::value)
     if (inclusive) start = Op::identity();
   const cudaStream_t s = stream_of(ctx);
-  auto kernel = scan_kernel<In, T, Map, Op, shape>;
-  if constexpr (shape::stage_tile && cuda_prim::unit_size<In> == shape::vec) {
-    kernel = scan_staged_kernel<In, T, Map, Op, shape>;
-    // 6 blocks of 33 KiB need the largest shared memory carve-out of the SM.
+  constexpr bool staged = shape::stage_tile && cuda_prim::unit_size<In> == shape::vec;
+  auto kernel = [] {  // only the kernel that runs is instantiated
+    if constexpr (staged) return scan_staged_kernel<In, T, Map, Op, shape>;
+    else return scan_kernel<In, T, Map, Op, shape>;
+  }();
+  if constexpr (staged)  // 6 blocks of 33 KiB need the largest shared memory carve-out
     PARPRIM_CUDA_CHECK(ctx.name(), who,
                        cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                             cudaSharedmemCarveoutMaxShared));
-  }
   if (num_tiles == 1) {
     kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, start,
                                         vectorized, tuning::spin_sleep_ns, false, map, op);

@@ -5,7 +5,8 @@
 // moves the bytes while the issuing warp and every other warp of the block go on, and holds no
 // registers for the data in flight. Completion is counted in bytes on the mbarrier:
 //   one thread:     mbarrier_init(bar, 1); fence_mbarrier_init(); then a barrier of the block
-//   one thread:     mbarrier_arrive_expect_tx(bar, bytes); bulk_copy_to_shared(dst, src, bytes, bar)
+//   one thread:     mbarrier_arrive_expect_tx(bar, bytes);
+//                   bulk_copy_to_shared(dst, src, bytes, bar)
 //   reader threads: mbarrier_wait_parity(bar, phase & 1), then read dst
 // Each arrive/copy pair completes one phase of the barrier (phases 0, 1, 0, ...).
 //
@@ -47,11 +48,11 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, un
 // dst[0, bytes) = src[0, bytes), asynchronously; the bytes count toward `bar`'s current phase.
 __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes,
                                                     std::uint64_t* bar) {
+  const std::uint64_t global = __cvta_generic_to_global(src);
   asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-          shared_address(dst)),
-      "l"(static_cast<std::uint64_t>(__cvta_generic_to_global(src))), "r"(bytes),
-      "r"(shared_address(bar))
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+      :
+      : "r"(shared_address(dst)), "l"(global), "r"(bytes), "r"(shared_address(bar))
       : "memory");
 }
 
