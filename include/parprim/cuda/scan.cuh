@@ -16,7 +16,8 @@
 //      which blocks start, so a tile only ever waits for tiles whose blocks already run or
 //      have finished: no deadlock whatever order the hardware schedules blocks in;
 //   2. load the tile (16-byte vectors, or guarded scalars for the last tile / misaligned
-//      data), speculatively overlapped with step 1;
+//      data), speculatively overlapped with step 1 (scan_staged_kernel: one bulk copy of the
+//      tile into shared memory instead, see there);
 //   3. scan each unit in registers; scan the unit totals of each row across the warp
 //      (shuffles) and chain the rows: per-unit prefixes and the warp total;
 //   4. scan the warp totals (shared memory, warp 0). Warp 0 publishes the tile aggregate,
@@ -363,7 +364,6 @@ __global__ void __launch_bounds__(Shape::threads, Shape::staged_min_blocks)
   scan_tile<T, Op, Shape>(s, unit, tile, out, n, num_tiles, status, inclusive, start, vectorized,
                           sleep_ns, op);
 }
-
 
 // Launches: one kernel when the input fits one tile; otherwise a cudaMemsetAsync of the tile
 // status words and the tile counter, then one kernel with one block per tile. No host
