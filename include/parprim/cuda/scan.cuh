@@ -365,12 +365,23 @@ __global__ void __launch_bounds__(Shape::threads, Shape::staged_min_blocks)
                           sleep_ns, op);
 }
 
+// Scratch bytes of scan_into for n elements of T: the tile counter (first 256 bytes), then
+// the status slots; none when the input fits one tile.
+template <class T>
+std::size_t scan_scratch_bytes(std::int64_t n) {
+  using shape = lookback_shape<T, cuda_tuning::scan_lookback_tuning<sizeof(T)>>;
+  const std::int64_t tiles = ceil_div(n, shape::tile_items);
+  if (tiles <= 1 || tiles > INT_MAX) return 0;
+  return 256 + cuda_prim::tile_status<T>::bytes(static_cast<int>(tiles));
+}
+
 // Launches: one kernel when the input fits one tile; otherwise a cudaMemsetAsync of the tile
-// status words and the tile counter, then one kernel with one block per tile. No host
-// synchronization. n > 0.
+// status words and the tile counter (in `scratch`, scan_scratch_bytes<T>(n) of them), then
+// one kernel with one block per tile. No host synchronization. n > 0. In place (in == out)
+// is allowed.
 template <class In, class T, class Map, class Op>
-void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusive, T init,
-          Map map, Op op, workspace* ws, const char* who) {
+void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusive, T init,
+               Map map, Op op, void* scratch, const char* who) {
   using tuning = cuda_tuning::scan_lookback_tuning<sizeof(T)>;
   using shape = lookback_shape<T, tuning>;
   using status_t = cuda_prim::tile_status<T>;
@@ -403,18 +414,23 @@ void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusi
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     return;
   }
-  // Scratch: the tile counter (first 256 bytes), then the status slots; all zeroed.
   const std::size_t counter_bytes = 256;
-  const std::size_t bytes = counter_bytes + status_t::bytes(num_tiles);
-  detail::temp_memory scratch(ctx, ws, bytes);
-  auto* base = static_cast<unsigned char*>(scratch.get());
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, bytes, s));
+  auto* base = static_cast<unsigned char*>(scratch);
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, scan_scratch_bytes<T>(n), s));
   const status_t status = status_t::bind(base + counter_bytes, num_tiles);
   kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
       in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
       tuning::spin_sleep_ns,
       /*speculate=*/shape::speculate && static_cast<const void*>(in) != out, map, op);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+// scan_into with its scratch from the workspace or the context's allocator.
+template <class In, class T, class Map, class Op>
+void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusive, T init,
+          Map map, Op op, workspace* ws, const char* who) {
+  detail::temp_memory scratch(ctx, ws, scan_scratch_bytes<T>(n));
+  scan_into(ctx, in, out, n, inclusive, init, map, op, scratch.get(), who);
 }
 
 }  // namespace parprim::cuda_kernels

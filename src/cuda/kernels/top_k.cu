@@ -7,6 +7,7 @@
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/partition.cuh"
+#include "parprim/cuda/scan.cuh"
 #include "cuda/kernels/top_k.cuh"
 #include "cuda/top_k_backend.hpp"
 
@@ -43,11 +44,13 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   const std::int64_t tiles = ceil_div(n, tuning::tile);
   const std::size_t state_bytes = detail::align_up(sizeof(select_state<U>));
   const std::size_t hist_bytes = detail::align_up(tuning::first_bins * sizeof(unsigned long long));
-  detail::temp_memory temp(ctx, ws, state_bytes + hist_bytes + detail::align_up(std::size_t(tiles) * sizeof(counts)));
+  const std::size_t counts_bytes = detail::align_up(std::size_t(tiles) * sizeof(counts));
+  detail::temp_memory temp(ctx, ws, state_bytes + hist_bytes + counts_bytes + scan_scratch_bytes<counts>(tiles));
   auto* base = temp.as<unsigned char>();
   auto* state = reinterpret_cast<select_state<U>*>(base);
   auto* hist = reinterpret_cast<unsigned long long*>(base + state_bytes);
   auto* tile_counts = reinterpret_cast<counts*>(base + state_bytes + hist_bytes);
+  void* scan_scratch = base + state_bytes + hist_bytes + counts_bytes;
 
   // First pass over all n: the top digit. state = {prefix 0, mask 0, remaining k}.
   select_state<U> host{U(0), U(0), static_cast<long long>(k), 0};
@@ -94,8 +97,10 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   const std::int64_t src_tiles = ceil_div(src_n, tuning::tile);
   count_kernel<U><<<unsigned(src_tiles), tuning::threads, 0, stream>>>(src, src_n, kind, largest, state, tile_counts);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  scan_counts_kernel<<<1, tuning::scan_threads, 0, stream>>>(tile_counts, src_tiles);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // The tile counts' exclusive scan, in place, by the library's single-pass scan (it was one
+  // block looping over rounds of 1024 counts: 64 rounds at 2^28 pairs).
+  scan_into(ctx, tile_counts, tile_counts, src_tiles, /*inclusive=*/false, counts{0, 0},
+            detail::identity_map{}, counts_plus{}, scan_scratch, who);
   place_kernel<U, W><<<unsigned(src_tiles), tuning::threads, 0, stream>>>(src, values, src_n, kind, largest, state,
                                                                           tile_counts, out, out_values);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);

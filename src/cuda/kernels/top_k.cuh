@@ -50,7 +50,7 @@ struct counts_plus {
   __device__ __forceinline__ counts operator()(counts a, counts b) const {
     return {a.less + b.less, a.equal + b.equal};
   }
-  __device__ __forceinline__ static counts identity() { return {0, 0}; }
+  __host__ __device__ __forceinline__ static counts identity() { return {0, 0}; }
 };
 
 template <class U>
@@ -186,23 +186,6 @@ __global__ void __launch_bounds__(tuning::threads)
   counts inclusive, exclusive, total;
   scan::scan(s, mine, counts_plus{}, inclusive, exclusive, total);
   if (threadIdx.x == 0) tile_counts[blockIdx.x] = total;
-}
-
-// Exclusive scan of the tile counts in tile order, by one block.
-__global__ void __launch_bounds__(tuning::scan_threads)
-    scan_counts_kernel(counts* tile_counts, std::int64_t tiles) {
-  using scan = cuda_prim::block_scan<counts, counts_plus, tuning::scan_threads>;
-  __shared__ typename scan::storage s;
-  counts carry{0, 0};
-  for (std::int64_t base = 0; base < tiles; base += tuning::scan_threads) {
-    const std::int64_t i = base + threadIdx.x;
-    const counts mine = i < tiles ? tile_counts[i] : counts{0, 0};
-    counts inclusive, exclusive, total;
-    scan::scan(s, mine, counts_plus{}, inclusive, exclusive, total);
-    if (i < tiles) tile_counts[i] = counts_plus{}(carry, exclusive);
-    carry = counts_plus{}(carry, total);
-    __syncthreads();
-  }
 }
 
 template <class U, class W>

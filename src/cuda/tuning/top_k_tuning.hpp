@@ -14,7 +14,6 @@ struct top_k_tuning {
   static constexpr int items = 16;      // the compaction's tile: 4096 elements
   static constexpr int tile = threads * items;
   static constexpr int histogram_blocks_per_sm = 8;
-  static constexpr int scan_threads = 1024;
 };
 
 }  // namespace parprim::cuda_tuning

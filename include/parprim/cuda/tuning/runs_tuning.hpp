@@ -14,10 +14,6 @@ struct runs_tuning {
   // (about 31 KiB at 16 bytes, 24-29 KiB at 32 and 64 bytes).
   static constexpr int items = Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : Bytes <= 32 ? 3 : 1;
   static constexpr int tile = threads * items;
-  // The single-block scan of the tile states: 8192 tile states per round, so 2^28 elements
-  // (116,509 tiles of 2304) take 15 rounds.
-  static constexpr int scan_threads = 1024;
-  static constexpr int scan_items = 8;
 };
 
 }  // namespace parprim::cuda_tuning
