@@ -1,6 +1,10 @@
 // CUDA dispatch of the runs engine (parprim/cuda/segmented.cuh) with flags or offsets as the
 // head source (segmented_reduce and the segmented scans), of the chunked segmented_reduce for
-// long segments (segmented_reduce.cuh), and the device check of segment offsets.
+// long segments (segmented_reduce.cuh), and the device check of segment offsets. The runs
+// engine's entry sends a segmented_reduce of short-to-medium segments to one warp per segment
+// (parprim/cuda/segment_warps.cuh), of medium ones to one block per segment
+// (parprim/cuda/segment_blocks.cuh), and runs the two passes for the rest (the order of the
+// paths: segment_blocks.cuh).
 #include <algorithm>
 
 #include "cuda/kernels/segmented_reduce.cuh"
