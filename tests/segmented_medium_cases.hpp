@@ -80,7 +80,8 @@ std::vector<std::int64_t> around_offsets(std::int64_t count, std::int64_t low, s
 
 // Shapes around the warp rule: averages at 31/32 elements (and lanes holding 1-3 f32 units,
 // a tail or not), 64, 128, 256 with empty segments between, the longest segment at and just
-// over n / min_work_per_longest, offsets not starting at 0.
+// over n / min_work_per_longest, offsets not starting at 0. All but the 128 and 256 ones stay
+// under 70000 elements, the sanitizer runs' PARPRIM_TEST_MAX_N.
 void add_warp_shapes(std::vector<medium_shape>& out, std::uint64_t seed) {
   const std::int64_t avg = warps_rule::min_average, ratio = warps_rule::min_work_per_longest;
   using P = reduce_path;
@@ -88,20 +89,20 @@ void add_warp_shapes(std::vector<medium_shape>& out, std::uint64_t seed) {
   out.push_back({"warps_average_at", uniform_offsets(ratio, avg, 0), P::warps});  // n = ratio x longest
   out.push_back({"warps_work_below", uniform_offsets(ratio - 1, avg, 0), P::other});
   std::mt19937_64 g(seed ^ 0x3a4b);
-  const std::int64_t count = ratio + ratio / 4;
+  const std::int64_t count = ratio + ratio / 16;  // n >= ratio x longest for every draw
   out.push_back({"warps_around_32", around_offsets(count, avg, avg + 2, 0, g), P::warps});
   for (std::int64_t len : {64, 128, 256})
     out.push_back({"warps_around_" + std::to_string(len) + "_with_empty",
                    around_offsets(count, len - 1, len + 1, 4, g), P::warps});
-  // Segments of 40 and one of 80 at the end: n = 2046 x 40 + 80 = 1024 x 80, the longest
-  // the rule allows; with 81 the warps give way (to the runs engine: averages under 256).
-  medium_shape at{"warps_longest_at_bound", uniform_offsets(2046, 40, 0), P::warps};
-  at.offsets.push_back(at.offsets.back() + 80);
+  // 1984 segments of 33 and one of 64 at the end: n = 1024 x 64, the longest the rule
+  // allows; with 65 the warps give way (to the runs engine: averages under 256).
+  medium_shape at{"warps_longest_at_bound", uniform_offsets(1984, 33, 0), P::warps};
+  at.offsets.push_back(at.offsets.back() + 64);
   medium_shape over{"warps_longest_over_bound", at.offsets, P::other};
   over.offsets.back() += 1;
   out.push_back(at);
   out.push_back(over);
-  medium_shape inner{"warps_inner", uniform_offsets(count, 99, 0), P::warps};
+  medium_shape inner{"warps_inner", uniform_offsets(count, 40, 0), P::warps};
   for (auto& o : inner.offsets) o += 3;
   out.push_back(inner);
 }

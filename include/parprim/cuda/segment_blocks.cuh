@@ -19,7 +19,7 @@
 //     hold one unit more); worker t folds, left to right, the head (t = 0), its share, and
 //     the tail (the last worker with a share, or worker 0 when U = 0), loading
 //     units_in_flight 16-byte units with vector loads before folding them, element by element;
-//     (the library's reorderable operators take the units striped instead: fold_part);
+//     (commutative operators take the units striped instead: fold_part);
 //   - the workers' values are combined in worker order (cuda_prim::block_reduce_first, or
 //     cuda_prim::warp_reduce_first) and out[s] = init op total; an empty segment gets init.
 // So a worker's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
@@ -94,11 +94,13 @@ __device__ __forceinline__ void fold_units(const V* __restrict__ body, std::int6
 // Worker t's part (of `Workers`: a block's threads, or a warp's lanes) of the segment
 // p[0, len) (see the top of the file); `head` values come before the first unit. Returns how
 // many workers, from worker 0 on, hold a value.
-// Reorderable operators (the library's plus/min/max: commutative, with an identity) take the
-// units striped instead (worker t: units t, t + Workers, ...; worker 0 also the head and the
-// tail): each load instruction of a warp then reads 512 contiguous bytes, where the in-order
-// shares of 4 units put a warp's 16-byte loads 64 bytes apart. The order is still fixed by the
-// offsets alone, so float results keep the same bits from run to run.
+// Commutative operators (marked by parprim::is_commutative: the library's plus/min/max
+// functors, and the precompiled entry's built-in operator chosen at run time) take the units
+// striped instead (worker t: units t, t + Workers, ...; worker 0 also the head and the tail):
+// each load instruction of a warp then reads 512 contiguous bytes, where the in-order shares
+// of 4 units put a warp's 16-byte loads 64 bytes apart. No identity is needed (each worker's
+// fold starts from its first value). The order is still fixed by the offsets alone, so float
+// results keep the same bits from run to run.
 template <bool Vector, int Workers, class V, class Op>
 __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t len,
                                          std::int64_t head, int t, Op op, V& acc, bool& has) {
@@ -106,7 +108,7 @@ __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t l
   const std::int64_t units = (len - head) / per;
   const std::int64_t tail_begin = head + units * per;
   const int busy = units < Workers ? int(units) : Workers;
-  if constexpr (detail::reorderable_v<Op>) {
+  if constexpr (parprim::is_commutative<Op>::value) {
     fold_units<Vector>(p + head, t, units, Workers, op, acc, has);
     if (t == 0) {
       for (std::int64_t i = 0; i < head; ++i) fold_into(acc, has, p[i], op);

@@ -30,6 +30,18 @@ struct runtime_op {
   }
 };
 
+}  // namespace parprim::cuda_kernels
+
+namespace parprim {
+// plus, min and max all commute: one block or warp per segment takes the units of a segment
+// striped over its threads or lanes (segment_blocks::fold_part), so each warp load reads 512
+// contiguous bytes; the fold order stays fixed by the offsets.
+template <class V>
+struct is_commutative<cuda_kernels::runtime_op<V>> : std::true_type {};
+}  // namespace parprim
+
+namespace parprim::cuda_kernels {
+
 // ~s for the lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into
 // verdict[0] (0: none; the complement lets one memset of zeros start all four words);
 // offsets[0] and offsets[segments] into verdict[1], verdict[2]; the longest segment's length
