@@ -13,14 +13,14 @@ struct segment_warps_tuning {
   static constexpr int warps_per_block = 8;
   static constexpr int threads = warps_per_block * 32;
 
-  // Segments must average at least this many elements: one 16-byte unit per lane for f32,
-  // a warp's smallest useful load. Below, most lanes idle and the runs engine, which tiles
-  // elements regardless of segments, keeps its ~1.0 ms per 2^26 elements (2^26 f32 in
-  // segments of 32 on the H100: 0.24 + 0.43 ms of kernels plus the checks). Estimate, not a
-  // measurement: at 32 f32 a warp waits on two dependent loads (offsets, then 128 bytes); at
-  // 40 registers (ptxas, sm_90, f32) 48 warps fit an SM, 132 x 48 x 128 B = 0.8 MiB in
-  // flight, about 1.1 TB/s at a 0.7 us latency: 2^26 f32 in about 0.25-0.4 ms, well under
-  // the runs engine's two passes.
+  // Segments must average at least this many elements: 32 f32 are one 128-byte line, a
+  // 16-byte unit for each of 8 lanes. Below, most of a warp idles and the runs engine, which
+  // tiles elements regardless of segments, keeps its ~0.8 ms per 2^26 elements (2^26 f32 in
+  // segments of 32 on the H100: 0.829 ms a call, its two tile passes 270 + 486 us by ncu).
+  // Estimate, not a measurement: at 32 f32 a warp waits on two dependent loads (offsets,
+  // then 128 bytes); at 40 registers (ptxas, sm_90, f32) 48 warps fit an SM, 132 x 48 x 128 B
+  // = 0.8 MiB in flight, about 1.1 TB/s at a 0.7 us latency: 2^26 f32 in about 0.25-0.4 ms,
+  // under the runs engine's two passes.
   static constexpr std::int64_t min_average = 32;
   // Segments averaging this many elements or more go to one block each (or the chunked
   // reduce): at 4096 f32 one block per segment already streams at 91% of the H100's DRAM
@@ -31,7 +31,8 @@ struct segment_warps_tuning {
   static constexpr std::int64_t blocks_average = 1024;
   // No segment may exceed this many elements: a warp alone streams 2 KiB per memory latency,
   // 2-3 GB/s at 0.7-1 us (an estimate), so 8192 f32 (32 KiB) take 10-16 us, about the time
-  // the whole H100 streams 2^25 f32. Longer ones go to one block each (16 KiB in flight).
+  // the whole H100 streams 2^23 f32 (32 MiB). Longer ones go to one block each (16 KiB in
+  // flight) or the multi-block paths.
   static constexpr std::int64_t max_length = 8192;
   // And the call must hold at least this many longest segments' worth of elements (n >=
   // 1024 x longest): the H100's 3 TB/s is about 1000-1500 lone warps at 2-3 GB/s, so the
