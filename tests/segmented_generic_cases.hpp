@@ -236,13 +236,15 @@ inline void floats_reproducible(const context& ctx, std::uint64_t seed) {
   std::vector<float> x(static_cast<std::size_t>(n));
   for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
   // Random lengths up to 9000 (the runs engine on CUDA), then n / 700 each (one block per
-  // segment on CUDA where n allows it).
+  // segment on CUDA where n allows it), then 100 each (one warp per segment on CUDA where n
+  // allows it).
   std::vector<std::int64_t> offsets{0};
   while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + std::int64_t(g() % 9000)));
   const std::int64_t medium = std::max<std::int64_t>(1, n / 700);
-  std::vector<std::int64_t> medium_offsets{0};
+  std::vector<std::int64_t> medium_offsets{0}, warp_offsets{0};
   while (medium_offsets.back() < n) medium_offsets.push_back(std::min(n, medium_offsets.back() + medium));
-  for (const auto& o : {offsets, medium_offsets}) floats_reproducible_on(ctx, x, o);
+  while (warp_offsets.back() < n) warp_offsets.push_back(std::min(n, warp_offsets.back() + 100));
+  for (const auto& o : {offsets, medium_offsets, warp_offsets}) floats_reproducible_on(ctx, x, o);
 }
 
 // Bad arguments: a parprim::error naming the function, the backend and the argument, and

@@ -1,6 +1,7 @@
-// Segment layouts around the thresholds of CUDA's block-per-segment segmented_reduce
-// (parprim/cuda/segment_blocks.cuh), and the generic cases on them: caller's types that are
-// associative and not commutative, one per load path of the kernel. Compiled by g++
+// Segment layouts around the thresholds of CUDA's warp-per-segment and block-per-segment
+// segmented_reduce (parprim/cuda/segment_warps.cuh, segment_blocks.cuh), and the generic cases
+// on them: caller's types that are associative and not commutative, one per load path of the
+// kernels. Compiled by g++
 // (tests/test_segmented.cpp, tests/test_segmented_generic.cpp: both backends) and by nvcc
 // (tests/cuda/test_segmented_generic_cuda.cu: CUDA backend).
 //   mat2  (segmented_generic_cases.hpp, 16 bytes): one 16-byte vector per value, or one
@@ -19,22 +20,26 @@
 #include <vector>
 
 #include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/cuda/tuning/segment_warps_tuning.hpp"
 #include "parprim/parprim.hpp"
 #include "segmented_generic_cases.hpp"
 #include "support/test_support.hpp"
 
 namespace parprim::segmented_medium_cases {
 
-// Medium segments around the thresholds of CUDA's block-per-segment reduce
-// (segment_blocks_tuning): each shape says which side of the rule it is on, and the test
-// checks the rule agrees, so every path (runs engine, one block per segment, chunked) is
-// taken on purpose.
+// Segments around the thresholds of CUDA's warp-per-segment and block-per-segment reduces
+// (segment_warps_tuning, segment_blocks_tuning): each shape says which path the rules pick,
+// and the test checks the rules agree, so every path (runs engine or chunked, one warp per
+// segment, one block per segment) is taken on purpose.
+using warps_rule = parprim::cuda_tuning::segment_warps_tuning;
 using blocks_rule = parprim::cuda_tuning::segment_blocks_tuning;
+
+enum class reduce_path { other, warps, blocks };  // other: the runs engine or the chunked reduce
 
 struct medium_shape {
   std::string name;
   std::vector<std::int64_t> offsets;
-  bool blocks;  // one block per segment on CUDA
+  reduce_path path;  // on CUDA
 };
 
 // `count` segments of `length`, each followed by `empties` empty ones.
@@ -47,27 +52,77 @@ std::vector<std::int64_t> uniform_offsets(std::int64_t count, std::int64_t lengt
   return o;
 }
 
-bool rule_picks_blocks(const std::vector<std::int64_t>& o) {
+// The path CUDA's segmented_reduce takes, in the order of parprim/cuda/segmented.cuh.
+reduce_path rule_path(const std::vector<std::int64_t>& o) {
   std::int64_t longest = 0;
   for (std::size_t s = 0; s + 1 < o.size(); ++s) longest = std::max(longest, o[s + 1] - o[s]);
-  return blocks_rule::chosen(o.back() - o.front(), std::int64_t(o.size()) - 1, longest);
+  const std::int64_t n = o.back() - o.front(), segments = std::int64_t(o.size()) - 1;
+  if (warps_rule::chosen(n, segments, longest)) return reduce_path::warps;
+  if (blocks_rule::chosen(n, segments, longest)) return reduce_path::blocks;
+  return reduce_path::other;
+}
+
+bool rule_picks_blocks(const std::vector<std::int64_t>& o) {
+  return rule_path(o) == reduce_path::blocks;
+}
+
+// `count` segments of random lengths in [low, high], with an empty one after every
+// `empty_every`-th (0: none): segment starts fall on every element position mod 16 bytes.
+std::vector<std::int64_t> around_offsets(std::int64_t count, std::int64_t low, std::int64_t high,
+                                         int empty_every, std::mt19937_64& g) {
+  std::vector<std::int64_t> o{0};
+  for (std::int64_t s = 0; s < count; ++s) {
+    o.push_back(o.back() + low + std::int64_t(g() % std::uint64_t(high - low + 1)));
+    if (empty_every > 0 && s % empty_every == empty_every - 1) o.push_back(o.back());
+  }
+  return o;
+}
+
+// Shapes around the warp rule: averages at 31/32 elements (and lanes holding 1-3 f32 units,
+// a tail or not), 64, 128, 256 with empty segments between, the longest segment at and just
+// over n / min_work_per_longest, offsets not starting at 0. All but the 128 and 256 ones stay
+// under 70000 elements, the sanitizer runs' PARPRIM_TEST_MAX_N.
+void add_warp_shapes(std::vector<medium_shape>& out, std::uint64_t seed) {
+  const std::int64_t avg = warps_rule::min_average, ratio = warps_rule::min_work_per_longest;
+  using P = reduce_path;
+  out.push_back({"warps_average_below", uniform_offsets(2 * ratio, avg - 1, 0), P::other});
+  out.push_back({"warps_average_at", uniform_offsets(ratio, avg, 0), P::warps});  // n = ratio x longest
+  out.push_back({"warps_work_below", uniform_offsets(ratio - 1, avg, 0), P::other});
+  std::mt19937_64 g(seed ^ 0x3a4b);
+  const std::int64_t count = ratio + ratio / 16;  // n >= ratio x longest for every draw
+  out.push_back({"warps_around_32", around_offsets(count, avg, avg + 2, 0, g), P::warps});
+  for (std::int64_t len : {64, 128, 256})
+    out.push_back({"warps_around_" + std::to_string(len) + "_with_empty",
+                   around_offsets(count, len - 1, len + 1, 4, g), P::warps});
+  // 1984 segments of 33 and one of 64 at the end: n = 1024 x 64, the longest the rule
+  // allows; with 65 the warps give way (to the runs engine: averages under 256).
+  medium_shape at{"warps_longest_at_bound", uniform_offsets(1984, 33, 0), P::warps};
+  at.offsets.push_back(at.offsets.back() + 64);
+  medium_shape over{"warps_longest_over_bound", at.offsets, P::other};
+  over.offsets.back() += 1;
+  out.push_back(at);
+  out.push_back(over);
+  medium_shape inner{"warps_inner", uniform_offsets(count, 40, 0), P::warps};
+  for (auto& o : inner.offsets) o += 3;
+  out.push_back(inner);
 }
 
 std::vector<medium_shape> medium_shapes(std::uint64_t seed) {
   const std::int64_t avg = blocks_rule::min_average, ratio = blocks_rule::min_work_per_longest;
+  using P = reduce_path;
   std::vector<medium_shape> out{
-      {"average_below", uniform_offsets(2 * ratio, avg - 1, 0), false},
-      {"average_at", uniform_offsets(2 * ratio, avg, 0), true},
-      {"average_above", uniform_offsets(2 * ratio, avg + 1, 0), true},
-      {"empty_between", uniform_offsets(2 * ratio, 2 * avg, 1), true},
-      {"empty_between_below", uniform_offsets(2 * ratio, 2 * avg - 2, 1), false},
-      {"work_below", uniform_offsets(ratio - 1, 4096, 0), false},
-      {"work_at", uniform_offsets(ratio, 4096, 0), true},
+      {"average_below", uniform_offsets(2 * ratio, avg - 1, 0), P::other},
+      {"average_at", uniform_offsets(2 * ratio, avg, 0), P::blocks},
+      {"average_above", uniform_offsets(2 * ratio, avg + 1, 0), P::blocks},
+      {"empty_between", uniform_offsets(2 * ratio, 2 * avg, 1), P::blocks},
+      {"empty_between_below", uniform_offsets(2 * ratio, 2 * avg - 2, 1), P::other},
+      {"work_below", uniform_offsets(ratio - 1, 4096, 0), P::other},
+      {"work_at", uniform_offsets(ratio, 4096, 0), P::blocks},
   };
   // Tile edges (4095-4097: 1023-1025 16-byte units of 4-byte values), tiny and empty
   // segments and medium ones, mixed: one block per segment.
   std::mt19937_64 g(seed ^ 0xb10c);
-  medium_shape mixed{"mixed_medium", {0}, true};
+  medium_shape mixed{"mixed_medium", {0}, P::blocks};
   for (int s = 0; s < 4 * ratio; ++s) {
     const std::uint64_t kind = g() % 4;
     const std::int64_t len = kind == 0   ? 4095 + std::int64_t(g() % 3)
@@ -78,17 +133,17 @@ std::vector<medium_shape> medium_shapes(std::uint64_t seed) {
   }
   out.push_back(mixed);
   // The same with one segment over max_length in the middle: a multi-block path.
-  medium_shape huge{"mixed_with_huge", mixed.offsets, false};
+  medium_shape huge{"mixed_with_huge", mixed.offsets, P::other};
   const std::size_t mid = huge.offsets.size() / 2;
   for (std::size_t s = mid; s < huge.offsets.size(); ++s) huge.offsets[s] += blocks_rule::max_length + 1;
   out.push_back(huge);
   // Not starting at 0: segment starts off 16-byte boundaries.
-  medium_shape inner{"inner_medium", uniform_offsets(2 * ratio, avg + 3, 0), true};
+  medium_shape inner{"inner_medium", uniform_offsets(2 * ratio, avg + 3, 0), P::blocks};
   for (auto& o : inner.offsets) o += 3;
   out.push_back(inner);
+  add_warp_shapes(out, seed);
   return out;
 }
-
 
 struct lin {
   std::uint32_t a, b;  // x -> a x + b
@@ -145,7 +200,7 @@ template <class V, class Op>
 void check_generic(const context& ctx, Op op, int skip_words, std::uint64_t seed) {
   workspace ws(ctx);
   for (const medium_shape& sh : medium_shapes(seed)) {
-    ASSERT_EQ(rule_picks_blocks(sh.offsets), sh.blocks) << sh.name;
+    ASSERT_EQ(int(rule_path(sh.offsets)), int(sh.path)) << sh.name;
     const std::int64_t n = sh.offsets.back() + 2;
     if (n > testing::max_test_size()) continue;
     const auto words = make_words<V>(n, skip_words, seed ^ std::uint64_t(n));

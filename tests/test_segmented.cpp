@@ -2,8 +2,8 @@
 // (reference/runs_ref.hpp), over backend x type x op x segment shape: all empty, one segment,
 // segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
 // half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
-// offsets not starting at 0 or not reaching the end; medium segments around the thresholds of
-// CUDA's block-per-segment reduce; inputs off a 16-byte boundary; float reproducibility; bad
+// offsets not starting at 0 or not reaching the end; segments around the thresholds of
+// CUDA's warp-per-segment and block-per-segment reduces; inputs off a 16-byte boundary; float reproducibility; bad
 // offsets.
 #include <random>
 
@@ -80,7 +80,7 @@ template <class T>
 void check_medium(const context& ctx, std::uint64_t seed) {
   workspace ws(ctx);
   for (const medium_shape& sh : medium_shapes(seed)) {
-    ASSERT_EQ(rule_picks_blocks(sh.offsets), sh.blocks) << sh.name;
+    ASSERT_EQ(int(rule_path(sh.offsets)), int(sh.path)) << sh.name;
     const std::int64_t n = sh.offsets.back() + 5;
     if (n > testing::max_test_size()) continue;
     const auto x = make_values<T>(n, seed ^ std::uint64_t(n));
@@ -125,6 +125,33 @@ TEST_P(Segmented, LongestSegmentAtMaxLength) {
     segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
     EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
         << offsets.size() - 1 << " segments";
+  }
+}
+
+// The warp rule's longest segment, max_length, among segments of 512 (u32, plus: 2^23
+// elements), and one element over it: one block per segment then.
+TEST_P(Segmented, LongestSegmentAtWarpMaxLength) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::int64_t len = warps_rule::max_length, n = len * warps_rule::min_work_per_longest;
+  if (n + 1 > testing::max_test_size()) GTEST_SKIP() << "PARPRIM_TEST_MAX_N";
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  auto at = uniform_offsets((n - len) / 512, 512, 0);
+  at.push_back(at.back() + len);
+  auto over = at;
+  over.back() += 1;
+  ASSERT_EQ(at.back(), n);
+  ASSERT_EQ(rule_path(at), reduce_path::warps);
+  ASSERT_EQ(rule_path(over), reduce_path::blocks);
+  const auto x = make_values<std::uint32_t>(n + 1, seed);
+  auto in = buffer<std::uint32_t>::from_host(ctx, x);
+  for (const auto& offsets : {at, over}) {
+    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    buffer<std::uint32_t> red(ctx, std::int64_t(offsets.size()) - 1);
+    segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
+    EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
+        << "longest " << offsets.back() - offsets[offsets.size() - 2];
   }
 }
 
@@ -195,12 +222,15 @@ TEST_P(Segmented, FloatReduceIsReproducible) {
   std::vector<float> x(static_cast<std::size_t>(n));
   for (auto& v : x) v = float(std::int64_t(g() % 2'000'001) - 1'000'000) * 1e-6f;
   auto in = buffer<float>::from_host(ctx, x);
-  // Long mixed (chunked on CUDA), one segment, and medium ones (one block per segment on
-  // CUDA where n allows it, else the runs engine).
+  // Long mixed (chunked on CUDA), one segment, medium ones (one block per segment on CUDA
+  // where n allows it, else the runs engine) and segments of 100 (one warp per segment on
+  // CUDA where n allows it).
   const std::int64_t medium = std::max<std::int64_t>(1, n / 700);
-  std::vector<std::int64_t> medium_offsets{0};
+  std::vector<std::int64_t> medium_offsets{0}, warp_offsets{0};
   while (medium_offsets.back() < n) medium_offsets.push_back(std::min(n, medium_offsets.back() + medium));
-  for (const auto& offsets : {long_mixed_offsets(n, seed), std::vector<std::int64_t>{0, n}, medium_offsets}) {
+  while (warp_offsets.back() < n) warp_offsets.push_back(std::min(n, warp_offsets.back() + 100));
+  for (const auto& offsets : {long_mixed_offsets(n, seed), std::vector<std::int64_t>{0, n},
+                              medium_offsets, warp_offsets}) {
     auto off = buffer<std::int64_t>::from_host(ctx, offsets);
     const std::int64_t segments = std::int64_t(offsets.size()) - 1;
     buffer<float> a(ctx, segments), b(ctx, segments);

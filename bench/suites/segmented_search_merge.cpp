@@ -71,7 +71,8 @@ void run_segmented(session& s) {
     auto in = buffer<float>::from_host(ctx, x);
     buffer<float> out(ctx, n);
     workspace ws(ctx);
-    // 256: the shortest average that takes one block per segment on CUDA (segment_blocks_tuning).
+    // 32 and 256: one warp per segment on CUDA (segment_warps_tuning); 4096: one block per
+    // segment (segment_blocks_tuning).
     for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(256), std::int64_t(4096), std::int64_t(0), n}) {
       auto offsets = make_offsets(n, length, 17);
       const std::int64_t segments = std::int64_t(offsets.size()) - 1;

@@ -30,12 +30,15 @@
 // Fold order: within a segment always left to right, grouped in an order fixed by the sizes
 // and segments (and the backend), never by timing or thread count: float results are bitwise
 // reproducible from run to run, but need not match the sequential loop's rounding.
-// segmented_reduce on CUDA of medium segments (parprim/cuda/segment_blocks.cuh: averaging 256
-// elements or more, none over 65536) folds each segment by one block in element order, the
-// split into per-thread runs also fixed by the input's address modulo 16 (the same for the
-// same buffer). (The precompiled segmented_reduce on CUDA, for other segments averaging 1024
-// elements or more, folds the built-in operators, which commute, in 16-byte vectors strided
-// over a block: there too the order depends on that address.) NaN: op::plus
+// segmented_reduce on CUDA of short-to-medium segments (parprim/cuda/segment_warps.cuh:
+// averaging 32-1023 elements, none over 8192) folds each segment by one warp, and of medium
+// ones (parprim/cuda/segment_blocks.cuh: averaging 256 elements or more, none over 65536) by
+// one block, in element order, the split into per-lane or per-thread runs also fixed by the
+// input's address modulo 16 (the same for the same buffer). (The precompiled segmented_reduce
+// on CUDA folds the built-in operators, which commute, in 16-byte vectors strided over the
+// warp or block there, and for other segments averaging 1024 elements or more strided over a
+// block: there too the order depends on that address; so does a caller's operator marked
+// parprim::is_commutative.) NaN: op::plus
 // propagates it; op::min and op::max compare with `<` and keep the left operand when the
 // comparison is false, so a NaN survives only where it is the running value (as
 // std::min/std::max); a caller's operator decides for itself. Scans may run in place (out

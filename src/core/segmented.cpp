@@ -1,8 +1,9 @@
 // Precompiled front ends of segmented_reduce and the segmented scans: validate (offsets
 // included, with the checks the generic ones share: parprim/segmented.hpp), then run one
 // runs_job (src/core/runs_job.hpp) with offsets or flags as the head source; on CUDA,
-// medium segments go to one block per segment (parprim/cuda/segment_blocks.cuh, chosen inside
-// the runs engine's entry), and other segments averaging 1024 elements or more (a huge one
+// short-to-medium segments go to one warp per segment (parprim/cuda/segment_warps.cuh) and
+// medium ones to one block per segment (parprim/cuda/segment_blocks.cuh), both chosen inside
+// the runs engine's entry, and other segments averaging 1024 elements or more (a huge one
 // among them) to the chunked reduce (src/cuda/kernels/segmented_reduce.cuh). Also the library's check of segment offsets for
 // the generic front ends.
 #include "parprim/segmented.hpp"

@@ -9,17 +9,21 @@
 #include "cuda/tuning/segmented_tuning.hpp"
 #include "parprim/context.hpp"
 #include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/cuda/tuning/segment_warps_tuning.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/workspace.hpp"
 
 namespace parprim::cuda_backend {
 
-// Segments averaging min_average or more, unless they suit one block per segment
-// (segment_blocks_tuning::chosen: no segment long enough to keep one block busy alone).
+// Segments averaging min_average or more, unless they suit one warp or one block per
+// segment (segment_warps_tuning::chosen, segment_blocks_tuning::chosen: no segment long
+// enough to keep one warp or block busy alone); those go to the runs engine's entry, which
+// picks the warp or block kernel (parprim/cuda/segmented.cuh).
 inline bool prefers_chunked_reduce(std::int64_t covered, std::int64_t segments,
                                    std::int64_t longest) {
   return segments > 0 &&
          covered / segments >= cuda_tuning::segmented_reduce_tuning::min_average &&
+         !cuda_tuning::segment_warps_tuning::chosen(covered, segments, longest) &&
          !cuda_tuning::segment_blocks_tuning::chosen(covered, segments, longest);
 }
 

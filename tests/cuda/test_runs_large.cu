@@ -1,5 +1,5 @@
 // reduce_by_key, unique_count and segmented_reduce beyond 2^31 elements (64-bit positions,
-// run indices and tile counts in the runs engine; positions in the block-per-segment reduce). Inputs are generated and checked on the
+// run indices and tile counts in the runs engine; positions in the warp- and block-per-segment reduces). Inputs are generated and checked on the
 // device: key[i] = i / 5, value[i] = 1 + i % 3, so run r holds elements 5r .. 5r + 4 and its
 // sum is known in closed form. Needs about 22 GB of device memory and skips otherwise.
 #include <cuda_runtime.h>
@@ -96,16 +96,19 @@ TEST(CudaRunsLarge, ReduceByKeyUniqueCountSegmentedReduceBeyond2To31) {
   check_kernel<<<4096, 256, 0, stream>>>(keys_out.data(), sums.data(), runs, large_n, errors.data());
   EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce / unique";
 
-  // Segments of 4096: one block per segment, reading past 2^31.
-  constexpr std::int64_t medium = 4096;
-  const std::int64_t segments = (large_n + medium - 1) / medium;
-  offsets_kernel<<<4096, 256, 0, stream>>>(offsets.data(), segments, large_n, medium);
-  segmented_reduce<std::uint32_t>(ctx, values, span<const std::int64_t>(offsets.data(), segments + 1),
-                                  span<std::uint32_t>(sums.data(), segments));
-  errors.fill_bytes(0);
-  check_segments_kernel<<<4096, 256, 0, stream>>>(sums.data(), segments, large_n, medium,
-                                                  errors.data());
-  EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce of segments of 4096";
+  // Segments of 4096 (one block per segment) and of 256 (one warp per segment), reading past
+  // 2^31.
+  for (std::int64_t medium : {4096, 256}) {
+    const std::int64_t segments = (large_n + medium - 1) / medium;
+    offsets_kernel<<<4096, 256, 0, stream>>>(offsets.data(), segments, large_n, medium);
+    segmented_reduce<std::uint32_t>(ctx, values,
+                                    span<const std::int64_t>(offsets.data(), segments + 1),
+                                    span<std::uint32_t>(sums.data(), segments));
+    errors.fill_bytes(0);
+    check_segments_kernel<<<4096, 256, 0, stream>>>(sums.data(), segments, large_n, medium,
+                                                    errors.data());
+    EXPECT_EQ(errors.to_host()[0], 0ull) << "segmented_reduce of segments of " << medium;
+  }
 }
 
 // run_length_encode past 2^32 positions: key[i] = i / rle_run, so one run straddles 2^32 and

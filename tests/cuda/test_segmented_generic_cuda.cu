@@ -14,7 +14,8 @@ TEST(SegmentedGenericCuda, EveryCase) {
   every_case(context::cuda(0), testing::fresh_seed());
 }
 
-// Medium segments: one block per segment, three load paths, on both sides of each threshold.
+// Short-to-medium segments: one warp or one block per segment, three load paths, on both
+// sides of each threshold.
 TEST(SegmentedGenericCuda, MediumSegmentsAroundThresholds) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   segmented_medium_cases::every_generic_case(context::cuda(0), testing::fresh_seed());

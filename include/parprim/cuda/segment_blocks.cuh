@@ -1,23 +1,28 @@
 // segmented_reduce of medium segments, one block per segment (nvcc only), for any value type
 // and associative operator, commutative or not: the precompiled operators
 // (src/cuda/kernels/segmented.cu) and the generic functors (parprim/cuda/segmented.cuh) both
-// come here when segment_blocks_tuning::chosen says so; tiny segments stay on the runs
-// engine, huge ones on the multi-block paths.
+// come here when segment_blocks_tuning::chosen says so. The segmented_reduce paths on CUDA,
+// tried in this order: short-to-medium segments (averaging 32-1023 elements, none long) one
+// warp per segment (parprim/cuda/segment_warps.cuh, which shares this file's fold_segment);
+// medium ones (averaging 256 or more, none over 65536) one block per segment (this file);
+// other segments averaging 1024 or more the chunked reduce (precompiled operators only:
+// src/cuda/kernels/segmented_reduce.cuh); everything else the two-pass runs engine.
 //
-// Fold order of segment [a, b) of length L (fixed by the offsets and by the address of
-// in[a] modulo 16 bytes, never by timing: float results are the same bits from run to run):
+// Fold order of segment [a, b) of length L by W workers (a block's threads here, a warp's
+// lanes in segment_warps.cuh), fixed by the offsets and by the address of in[a] modulo 16
+// bytes, never by timing: float results are the same bits from run to run:
 //   - where 16 bytes hold whole values and in[a]'s address is a multiple of the value size
 //     modulo 16, the segment splits into head (the values before the first 16-byte boundary),
 //     body (whole 16-byte units) and tail (the rest); otherwise every value is a unit of its
 //     own and there is no head or tail;
-//   - the U body units are cut into `threads` contiguous, in-order shares (the first U mod
-//     threads shares hold one unit more); thread t folds, left to right, the head (t = 0),
-//     its share, and the tail (the last thread with a share, or thread 0 when U = 0), loading
+//   - the U body units are cut into W contiguous, in-order shares (the first U mod W shares
+//     hold one unit more); worker t folds, left to right, the head (t = 0), its share, and
+//     the tail (the last worker with a share, or worker 0 when U = 0), loading
 //     units_in_flight 16-byte units with vector loads before folding them, element by element;
-//     (the library's reorderable operators take the units striped instead: fold_part);
-//   - the threads' values are combined in thread order (cuda_prim::block_reduce_first) and
-//     out[s] = init op total; an empty segment gets init.
-// So a thread's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
+//     (commutative operators take the units striped instead: fold_part);
+//   - the workers' values are combined in worker order (cuda_prim::block_reduce_first, or
+//     cuda_prim::warp_reduce_first) and out[s] = init op total; an empty segment gets init.
+// So a worker's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
 // CUB's vectorized blocked loads) and every combine keeps element order.
 // Traffic: the input once, two offsets and one value per segment.
 #pragma once
@@ -86,30 +91,32 @@ __device__ __forceinline__ void fold_units(const V* __restrict__ body, std::int6
   }
 }
 
-// This thread's part of the segment p[0, len) (see the top of the file); `head` values come
-// before the first unit. Returns how many threads, from thread 0 on, hold a value.
-// Reorderable operators (the library's plus/min/max: commutative, with an identity) take the
-// units striped instead (thread t: units t, t + threads, ...; thread 0 also the head and the
-// tail): each load instruction of a warp then reads 512 contiguous bytes, where the in-order
-// shares of 4 units put a warp's 16-byte loads 64 bytes apart. The order is still fixed by the
-// offsets alone, so float results keep the same bits from run to run.
-template <bool Vector, class V, class Op>
+// Worker t's part (of `Workers`: a block's threads, or a warp's lanes) of the segment
+// p[0, len) (see the top of the file); `head` values come before the first unit. Returns how
+// many workers, from worker 0 on, hold a value.
+// Commutative operators (marked by parprim::is_commutative: the library's plus/min/max
+// functors, and the precompiled entry's built-in operator chosen at run time) take the units
+// striped instead (worker t: units t, t + Workers, ...; worker 0 also the head and the tail):
+// each load instruction of a warp then reads 512 contiguous bytes, where the in-order shares
+// of 4 units put a warp's 16-byte loads 64 bytes apart. No identity is needed (each worker's
+// fold starts from its first value). The order is still fixed by the offsets alone, so float
+// results keep the same bits from run to run.
+template <bool Vector, int Workers, class V, class Op>
 __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t len,
-                                         std::int64_t head, Op op, V& acc, bool& has) {
+                                         std::int64_t head, int t, Op op, V& acc, bool& has) {
   constexpr int per = per_unit<Vector, V>;
   const std::int64_t units = (len - head) / per;
   const std::int64_t tail_begin = head + units * per;
-  const int t = int(threadIdx.x);
-  const int busy = units < threads ? int(units) : threads;
-  if constexpr (detail::reorderable_v<Op>) {
-    fold_units<Vector>(p + head, t, units, threads, op, acc, has);
+  const int busy = units < Workers ? int(units) : Workers;
+  if constexpr (parprim::is_commutative<Op>::value) {
+    fold_units<Vector>(p + head, t, units, Workers, op, acc, has);
     if (t == 0) {
       for (std::int64_t i = 0; i < head; ++i) fold_into(acc, has, p[i], op);
       for (std::int64_t i = tail_begin; i < len; ++i) fold_into(acc, has, p[i], op);
     }
     return busy > 0 ? busy : 1;
   }
-  const std::int64_t q = units / threads, r = units % threads;
+  const std::int64_t q = units / Workers, r = units % Workers;
   const std::int64_t begin = t * q + (t < r ? t : r);
   const std::int64_t end = begin + q + (t < r ? 1 : 0);
   const int last = busy > 0 ? busy - 1 : 0;
@@ -119,6 +126,25 @@ __device__ __forceinline__ int fold_part(const V* __restrict__ p, std::int64_t l
   if (t == last)
     for (std::int64_t i = tail_begin; i < len; ++i) fold_into(acc, has, p[i], op);
   return busy > 0 ? busy : 1;
+}
+
+// Worker t's part of the non-empty segment p[0, len), with 16-byte units where p's address
+// allows them (the split into head, units and tail: see the top of the file). Returns how many
+// workers, from worker 0 on, hold a value. The block kernel below and the warp kernel
+// (parprim/cuda/segment_warps.cuh) share it.
+template <int Workers, class V, class Op>
+__device__ __forceinline__ int fold_segment(const V* __restrict__ p, std::int64_t len, int t,
+                                            Op op, V& acc, bool& has) {
+  if constexpr (cuda_prim::vector_unit<V>) {
+    constexpr int per = cuda_prim::unit_size<V>;
+    const unsigned misaligned = unsigned(reinterpret_cast<std::uintptr_t>(p) & 15u);
+    if (misaligned % sizeof(V) == 0) {
+      const std::int64_t to_boundary = (per - int(misaligned / sizeof(V))) % per;
+      const std::int64_t head = len < to_boundary ? len : to_boundary;
+      return fold_part<true, Workers>(p, len, head, t, op, acc, has);
+    }
+  }
+  return fold_part<false, Workers>(p, len, 0, t, op, acc, has);
 }
 
 // Block s reduces segment s. values[0] is the element at offsets[0].
@@ -133,22 +159,10 @@ __global__ void __launch_bounds__(threads)
     if (threadIdx.x == 0) out[seg] = init;
     return;
   }
-  const V* p = values + (begin - offsets[0]);
   V acc{};
   bool has = false;
-  int holders;
-  if constexpr (cuda_prim::vector_unit<V>) {
-    constexpr int per = cuda_prim::unit_size<V>;
-    const unsigned misaligned = unsigned(reinterpret_cast<std::uintptr_t>(p) & 15u);
-    if (misaligned % sizeof(V) == 0) {
-      const std::int64_t to_boundary = (per - int(misaligned / sizeof(V))) % per;
-      holders = fold_part<true>(p, len, len < to_boundary ? len : to_boundary, op, acc, has);
-    } else {
-      holders = fold_part<false>(p, len, 0, op, acc, has);
-    }
-  } else {
-    holders = fold_part<false>(p, len, 0, op, acc, has);
-  }
+  const int holders = fold_segment<threads>(values + (begin - offsets[0]), len,
+                                            int(threadIdx.x), op, acc, has);
   const V total = cuda_prim::block_reduce_first<V, Op, threads>(s, acc, op, holders);
   if (threadIdx.x == 0) out[seg] = op(init, total);
 }

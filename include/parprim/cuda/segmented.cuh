@@ -15,9 +15,11 @@
 // segmented operator restarts the value at a head and combines states in tile and thread
 // order only, so the caller's operator need not be commutative and needs no identity. The
 // fold order depends on n and the segments only: float results are bitwise reproducible.
-// The input is read twice (passes 1 and 3). segmented_reduce of medium segments (by
-// segment_blocks_tuning::chosen) skips all this: one block per segment
-// (parprim/cuda/segment_blocks.cuh).
+// The input is read twice (passes 1 and 3). segmented_reduce of short-to-medium segments
+// skips all this: one warp per segment (parprim/cuda/segment_warps.cuh, by
+// segment_warps_tuning::chosen: averaging 32-1023 elements, none long), else one block per
+// segment (parprim/cuda/segment_blocks.cuh, by segment_blocks_tuning::chosen: averaging 256
+// or more, none over 65536); the order of all the paths: segment_blocks.cuh.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,6 +31,7 @@
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/segment_blocks.cuh"
 #include "parprim/cuda/scan.cuh"
+#include "parprim/cuda/segment_warps.cuh"
 #include "parprim/cuda/tuning/runs_tuning.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/segmented.hpp"
@@ -275,11 +278,13 @@ void launch(const context& ctx, const segments_job<V>& job, Op op, workspace* ws
   }
 }
 
-// The job with flags or offsets as the head source; a reduction of medium segments goes to
-// one block per segment instead (parprim/cuda/segment_blocks.cuh).
+// The job with flags or offsets as the head source; a reduction of short-to-medium segments
+// goes to one warp per segment instead (parprim/cuda/segment_warps.cuh), of medium ones to
+// one block per segment (parprim/cuda/segment_blocks.cuh).
 template <class V, class Op>
 void run(const context& ctx, const segments_job<V>& job, Op op, workspace* ws, const char* who) {
-  if (segment_blocks::suits(job)) segment_blocks::launch(ctx, job, op, who);
+  if (segment_warps::suits(job)) segment_warps::launch(ctx, job, op, who);
+  else if (segment_blocks::suits(job)) segment_blocks::launch(ctx, job, op, who);
   else if (job.flags) launch<head_source::flags>(ctx, job, op, ws, who);
   else launch<head_source::offsets>(ctx, job, op, ws, who);
 }

@@ -1,6 +1,10 @@
 // CUDA dispatch of the runs engine (parprim/cuda/segmented.cuh) with flags or offsets as the
 // head source (segmented_reduce and the segmented scans), of the chunked segmented_reduce for
-// long segments (segmented_reduce.cuh), and the device check of segment offsets.
+// long segments (segmented_reduce.cuh), and the device check of segment offsets. The runs
+// engine's entry sends a segmented_reduce of short-to-medium segments to one warp per segment
+// (parprim/cuda/segment_warps.cuh), of medium ones to one block per segment
+// (parprim/cuda/segment_blocks.cuh), and runs the two passes for the rest (the order of the
+// paths: segment_blocks.cuh).
 #include <algorithm>
 
 #include "cuda/kernels/segmented_reduce.cuh"
@@ -25,6 +29,18 @@ struct runtime_op {
     }
   }
 };
+
+}  // namespace parprim::cuda_kernels
+
+namespace parprim {
+// plus, min and max all commute: one block or warp per segment takes the units of a segment
+// striped over its threads or lanes (segment_blocks::fold_part), so each warp load reads 512
+// contiguous bytes; the fold order stays fixed by the offsets.
+template <class V>
+struct is_commutative<cuda_kernels::runtime_op<V>> : std::true_type {};
+}  // namespace parprim
+
+namespace parprim::cuda_kernels {
 
 // ~s for the lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into
 // verdict[0] (0: none; the complement lets one memset of zeros start all four words);
