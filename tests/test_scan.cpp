@@ -163,8 +163,7 @@ TEST(ScanCuda, LargeScanGivesTheSameBitsRunToRun) {
 
 // The same values scanned from and to 16-byte aligned and misaligned addresses (one element
 // off: input, output or both) walk the same tiles in the same order, so the results agree bit
-// for bit between the whole-tile path (16-byte vectors, or one bulk copy into shared memory
-// with scan_lookback_tuning<4>::stage_tile_in_shared) and the guarded element path that
+// for bit between the whole-tile path (16-byte vectors) and the guarded element path that
 // misaligned data takes; and with the oracle. Sizes around the 8192-element tile of 4-byte
 // types, up to a few hundred tiles (look-back); PARPRIM_TEST_MAX_N caps n.
 template <class T>

@@ -6,10 +6,7 @@
 # size; full outputs go to $OUT (or /tmp)/scanperf_*.log. Restores the tuning header.
 #
 # A variant is a name and the fields of scan_lookback_tuning<4> it changes, as field=value:
-#   scripts/tune/scanperf.sh "base" "staged stage_tile_in_shared=true"
-#   scripts/tune/scanperf.sh "occ2 min_blocks_per_sm=2" "w64 lookback_per_lane=2"
-# scan_staged_probe.cu (beside this script) compares the register and staged kernels in one
-# binary without rebuilding the library: bit for bit on the same data, and their times at 2^28.
+#   scripts/tune/scanperf.sh "base" "occ2 min_blocks_per_sm=2" "w64 lookback_per_lane=2"
 set -u
 BUILD=${BUILD:-build-gpu}
 LOGDIR=${OUT:-/tmp}
@@ -21,10 +18,8 @@ trap 'cp "$backup" "$f"; rm -f "$backup"' EXIT
 # About 30 s per variant after the first build (rebuild of the scan's translation units,
 # tests, two ladders).
 VARIANTS=(
-  "base"                                # the current default (tile in registers, 3 blocks/SM)
-  "staged stage_tile_in_shared=true"    # tile staged in shared memory by one bulk copy, 6 blocks/SM
-  # the same at 5 blocks/SM: 48 registers and no spills (6 blocks/SM: 40, 24 bytes spilled)
-  "staged5 stage_tile_in_shared=true staged_min_blocks_per_sm=5"
+  "base"                   # the current default (tile in registers, 3 blocks/SM)
+  "w64 lookback_per_lane=2"  # a look-back window of 64 tiles instead of 128
 )
 [ $# -gt 0 ] && VARIANTS=("$@")
 

@@ -355,9 +355,8 @@ inline void run_float_cases(const context& ctx) {
     }
 
     // The same floats mapped on load from 2-byte integers (a transform scan: element-wise
-    // loads, tile in registers) and loaded as floats (whole tiles; with
-    // scan_lookback_tuning<4>::stage_tile_in_shared, staged in shared memory by a bulk copy):
-    // the same tiles in the same order, so the same bits. Their sums pass 2^24 and round.
+    // loads) and loaded as floats (whole tiles in 16-byte vectors): the same tiles in the same
+    // order, so the same bits. Their sums pass 2^24 and round.
     const auto q = random_small<std::uint16_t>(n, seed + 7 + std::uint64_t(n));
     std::vector<float> qf(q.size());
     for (std::size_t i = 0; i < q.size(); ++i) qf[i] = quarter_u16{}(q[i]);

@@ -16,8 +16,7 @@
 //      which blocks start, so a tile only ever waits for tiles whose blocks already run or
 //      have finished: no deadlock whatever order the hardware schedules blocks in;
 //   2. load the tile (16-byte vectors, or guarded scalars for the last tile / misaligned
-//      data), speculatively overlapped with step 1 (scan_staged_kernel: one bulk copy of the
-//      tile into shared memory instead, see there);
+//      data), speculatively overlapped with step 1;
 //   3. scan each unit in registers; scan the unit totals of each row across the warp
 //      (shuffles) and chain the rows: per-unit prefixes and the warp total;
 //   4. scan the warp totals (shared memory, warp 0). Warp 0 publishes the tile aggregate,
@@ -40,7 +39,6 @@
 #include <cstdint>
 
 #include "parprim/cuda/detail/block_scan.cuh"
-#include "parprim/cuda/detail/bulk_copy.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/look_back.cuh"
 #include "parprim/cuda/detail/tile_status.cuh"
@@ -63,8 +61,6 @@ struct lookback_shape {
   static constexpr int window = cuda_prim::warp_size * Tuning::lookback_per_lane;
   static constexpr bool fold_in_shared = Tuning::fold_in_shared;
   static constexpr int min_blocks = Tuning::min_blocks_per_sm;
-  static constexpr bool stage_tile = Tuning::stage_tile_in_shared;
-  static constexpr int staged_min_blocks = Tuning::staged_min_blocks_per_sm;
   static constexpr int vec = cuda_prim::unit_size<T>;
   static constexpr int rows = items / vec;  // units per thread
   static constexpr int warps = threads / cuda_prim::warp_size;
@@ -123,26 +119,17 @@ __device__ __forceinline__ void load_tile(T (&x)[Shape::rows][Shape::vec], const
   }
 }
 
-// The inclusive scan of one unit, in element order.
-template <class T, int Vec, class Op>
-__device__ __forceinline__ void scan_unit(T (&u)[Vec], Op op) {
-#pragma unroll
-  for (int j = 1; j < Vec; ++j) u[j] = op(u[j - 1], u[j]);
-}
-
 // a op b where either may be missing (has_a / has_b); the result exists if either does.
 template <class T, class Op>
 __device__ __forceinline__ T combine(bool has_a, const T& a, bool has_b, const T& b, Op op) {
   return has_a ? (has_b ? op(a, b) : a) : b;
 }
 
-// Phases 3 to 5 of tile `tile`. `unit(k, u)` sets u to this thread's unit k, already scanned
-// (scan_unit); phase 3 asks for every unit and phase 5 again, so a caller that holds the tile
-// in shared memory keeps only the row prefixes in registers through the look-back. Every
-// thread of the block calls it; it contains two barriers.
-template <class T, class Op, class Shape, class Unit>
-__device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s, Unit unit,
-                                          int tile, T* out,
+// Phases 3 to 5 of tile `tile`, whose elements are in x. Every thread of the block calls it;
+// it contains two barriers.
+template <class T, class Op, class Shape>
+__device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
+                                          T (&x)[Shape::rows][Shape::vec], int tile, T* out,
                                           std::int64_t n, int num_tiles,
                                           const cuda_prim::tile_status<T>& status, bool inclusive,
                                           T start, bool vectorized, unsigned sleep_ns, Op op) {
@@ -157,17 +144,18 @@ __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s, Uni
   const int tile_count = tile_size<Shape>(n, tile_base);
   const bool full_vectors = vectorized && tile_count == Shape::tile_items;
 
-  // ---- Phase 3: each unit scanned (inclusive), then each row across the warp.
+  // ---- Phase 3: scan each unit in registers (inclusive), then each row across the warp.
+#pragma unroll
+  for (int k = 0; k < rows; ++k)
+#pragma unroll
+    for (int j = 1; j < vec; ++j) x[k][j] = op(x[k][j - 1], x[k][j]);
+
   T row_prefix[rows];  // op over the warp's elements before unit k of this lane (k, lane > 0)
   T warp_total;
   {
     T row_inclusive[rows];
 #pragma unroll
-    for (int k = 0; k < rows; ++k) {
-      T u[vec];
-      unit(k, u);
-      row_inclusive[k] = warp_inclusive_scan(u[vec - 1], op);
-    }
+    for (int k = 0; k < rows; ++k) row_inclusive[k] = warp_inclusive_scan(x[k][vec - 1], op);
 #pragma unroll
     for (int k = 0; k < rows; ++k) {
       T exclusive = shfl_up(row_inclusive[k], 1);
@@ -216,13 +204,11 @@ __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s, Uni
     const bool has_row = ident || k > 0 || lane > 0;
     const bool has_prefix = has_warp_prefix || has_row;
     const T prefix = combine(has_warp_prefix, warp_prefix, has_row, row_prefix[k], op);
-    T u[vec];
-    unit(k, u);
     T y[vec];
 #pragma unroll
     for (int j = 0; j < vec; ++j) {
-      if (inclusive) y[j] = has_prefix ? op(prefix, u[j]) : u[j];
-      else y[j] = j == 0 ? prefix : op(prefix, u[j - 1]);  // exclusive: a prefix exists
+      if (inclusive) y[j] = has_prefix ? op(prefix, x[k][j]) : x[k][j];
+      else y[j] = j == 0 ? prefix : op(prefix, x[k][j - 1]);  // exclusive: a prefix exists
     }
     if (full_vectors) {
       store_unit(dst + k * warp_size * vec, y);
@@ -268,100 +254,7 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (!speculate || tile != static_cast<int>(blockIdx.x))
       load_tile<In, T, Shape>(x, in, n, tile, vectorized, map);
   }
-#pragma unroll
-  for (int k = 0; k < Shape::rows; ++k) scan_unit(x[k], op);
-  auto unit = [&](int k, T(&u)[Shape::vec]) {
-#pragma unroll
-    for (int j = 0; j < Shape::vec; ++j) u[j] = x[k][j];
-  };
-  scan_tile<T, Op, Shape>(s, unit, tile, out, n, num_tiles, status, inclusive, start, vectorized,
-                          sleep_ns, op);
-}
-
-// The tile of scan_staged_kernel in shared memory, and the mbarrier its bulk copy completes on.
-template <class In, class Shape>
-struct staged_tile {
-  alignas(128) In items[Shape::tile_items];
-  std::uint64_t copied;  // mbarrier
-  int wait_parity;       // the phase of `copied` that brings the tile, or -1: plain loads
-};
-
-// Whether tile t holds all Shape::tile_items elements.
-template <class Shape>
-__device__ __forceinline__ bool full_tile(std::int64_t n, int t) {
-  return (static_cast<std::int64_t>(t) + 1) * Shape::tile_items <= n;
-}
-
-// scan_kernel with the tile staged in shared memory (scan_lookback_tuning::stage_tile_in_shared):
-// thread 0 claims the tile and brings it in with one bulk asynchronous copy (bulk_copy.cuh),
-// speculating on tile blockIdx.x as scan_kernel does and copying again when the guess was
-// wrong. The last partial tile and data off a 16-byte boundary (`vectorized` false) are
-// loaded by plain guarded loads into the same buffer, padded as in load_tile. Threads read
-// their units from shared memory in phase 3 and again in phase 5, in scan_kernel's unit
-// layout, so every element meets the same operations in the same order: the same bits.
-template <class In, class T, class Map, class Op, class Shape>
-__global__ void __launch_bounds__(Shape::threads, Shape::staged_min_blocks)
-    scan_staged_kernel(const In* in, T* out, std::int64_t n, int num_tiles,
-                       cuda_prim::tile_status<T> status, int* tile_counter, bool inclusive,
-                       T start, bool vectorized, unsigned sleep_ns, bool speculate, Map map,
-                       Op op) {
-  using namespace cuda_prim;
-  static_assert(unit_size<In> == Shape::vec, "the staged tile is read in whole units");
-  constexpr unsigned tile_bytes = Shape::tile_items * sizeof(In);
-  static_assert(tile_bytes % bulk_copy_align == 0 && tile_bytes <= bulk_copy_max_bytes,
-                "one bulk copy per tile");
-  __shared__ lookback_storage<T, Op, Shape> s;
-  __shared__ staged_tile<In, Shape> st;
-
-  // ---- Phases 1 and 2, by thread 0. A full tile of aligned data (its global address is then
-  // 16-byte aligned too) is copied whole.
-  if (threadIdx.x == 0) {
-    mbarrier_init(&st.copied, 1);
-    fence_mbarrier_init();
-    auto copy = [&](int t) {
-      mbarrier_arrive_expect_tx(&st.copied, tile_bytes);
-      bulk_copy_to_shared(st.items, in + static_cast<std::int64_t>(t) * Shape::tile_items,
-                          tile_bytes, &st.copied);
-    };
-    const int guess = static_cast<int>(blockIdx.x);
-    const bool guessed = speculate && vectorized && full_tile<Shape>(n, guess);
-    if (guessed) copy(guess);
-    const int tile = num_tiles == 1 ? 0 : atomicAdd(tile_counter, 1);
-    int parity = guessed ? 0 : -1;
-    if (tile != guess || !guessed) {
-      if (guessed) mbarrier_wait_parity(&st.copied, 0);  // the buffer is free again
-      parity = -1;
-      if (vectorized && full_tile<Shape>(n, tile)) {
-        copy(tile);
-        parity = guessed ? 1 : 0;
-      }
-    }
-    s.tile = tile;
-    st.wait_parity = parity;
-  }
-  __syncthreads();
-  const int tile = s.tile;
-  if (st.wait_parity >= 0) {
-    mbarrier_wait_parity(&st.copied, static_cast<unsigned>(st.wait_parity));
-  } else {
-    const std::int64_t base = static_cast<std::int64_t>(tile) * Shape::tile_items;
-    const int count = tile_size<Shape>(n, base);
-    const In* src = in + base;
-    const In pad = src[0];
-    for (int i = threadIdx.x; i < Shape::tile_items; i += Shape::threads)
-      st.items[i] = i < count ? src[i] : pad;
-    __syncthreads();
-  }
-
-  const In* mine = st.items + warp_id() * Shape::warp_items + lane_id() * Shape::vec;
-  auto unit = [&](int k, T(&u)[Shape::vec]) {
-    In v[Shape::vec];
-    load_unit(v, mine + k * warp_size * Shape::vec);
-#pragma unroll
-    for (int j = 0; j < Shape::vec; ++j) u[j] = map(v[j]);
-    scan_unit(u, op);
-  };
-  scan_tile<T, Op, Shape>(s, unit, tile, out, n, num_tiles, status, inclusive, start, vectorized,
+  scan_tile<T, Op, Shape>(s, x, tile, out, n, num_tiles, status, inclusive, start, vectorized,
                           sleep_ns, op);
 }
 
@@ -399,15 +292,7 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
   if constexpr (detail::has_identity<Op>::value)
     if (inclusive) start = Op::identity();
   const cudaStream_t s = stream_of(ctx);
-  constexpr bool staged = shape::stage_tile && cuda_prim::unit_size<In> == shape::vec;
-  auto kernel = [] {  // only the kernel that runs is instantiated
-    if constexpr (staged) return scan_staged_kernel<In, T, Map, Op, shape>;
-    else return scan_kernel<In, T, Map, Op, shape>;
-  }();
-  if constexpr (staged)  // 6 blocks of 33 KiB need the largest shared memory carve-out
-    PARPRIM_CUDA_CHECK(ctx.name(), who,
-                       cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                            cudaSharedmemCarveoutMaxShared));
+  auto kernel = scan_kernel<In, T, Map, Op, shape>;
   if (num_tiles == 1) {
     kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, start,
                                         vectorized, tuning::spin_sleep_ns, false, map, op);

@@ -24,8 +24,6 @@ struct scan_lookback_tuning {
   static constexpr int lookback_per_lane = 1;
   static constexpr bool fold_in_shared = false;
   static constexpr int min_blocks_per_sm = 0;
-  static constexpr bool stage_tile_in_shared = false;
-  static constexpr int staged_min_blocks_per_sm = 0;
 };
 
 template <>
@@ -46,15 +44,6 @@ struct scan_lookback_tuning<4> {
   // in registers this decides how many blocks share an SM (256 x 32 x 4 bytes: 80 registers
   // for 3 blocks, up to 128 for 2).
   static constexpr int min_blocks_per_sm = 3;
-  // Bring each full, aligned tile into shared memory with one bulk asynchronous copy (TMA)
-  // issued by one thread as soon as the tile id is known (scan_staged_kernel in
-  // parprim/cuda/scan.cuh), instead of holding it in registers through the loads and the
-  // look-back. With the tile in shared memory (32 KiB + about 1 KiB per block) registers no
-  // longer bound the blocks per SM: staged_min_blocks_per_sm = 6 caps registers at 40 per
-  // thread and fits 6 x 33 KiB of the 228 KiB of shared memory, twice the warps of the
-  // register kernel to keep loads in flight while a block waits for its look-back.
-  static constexpr bool stage_tile_in_shared = false;
-  static constexpr int staged_min_blocks_per_sm = 6;
 };
 
 template <>
@@ -68,8 +57,6 @@ struct scan_lookback_tuning<8> {
   // As for 4-byte values.
   static constexpr bool fold_in_shared = false;
   static constexpr int min_blocks_per_sm = 0;
-  static constexpr bool stage_tile_in_shared = false;
-  static constexpr int staged_min_blocks_per_sm = 0;
 };
 
 }  // namespace parprim::cuda_tuning
