@@ -3,9 +3,11 @@
 // segments of 1, small random ones with empty ones between, a skewed mix (one segment holding
 // half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
 // offsets not starting at 0 or not reaching the end; segments around the thresholds of
-// CUDA's warp-per-segment and block-per-segment reduces; inputs off a 16-byte boundary; float reproducibility; bad
-// offsets.
+// CUDA's warp-per-segment and block-per-segment reduces; inputs off a 16-byte boundary; float
+// reproducibility; bad offsets.
+#include <initializer_list>
 #include <random>
+#include <vector>
 
 #include "reference/runs_ref.hpp"
 #include "segmented_medium_cases.hpp"
@@ -104,6 +106,20 @@ TEST_P(Segmented, MediumSegmentsAroundThresholds) {
   testing::for_each_type([&](auto t) { check_medium<decltype(t)>(ctx, seed); });
 }
 
+// The u32 sums (init 7) of x by each offsets list, against the oracle.
+void expect_sums_like_oracle(const context& ctx, const std::vector<std::uint32_t>& x,
+                             std::initializer_list<std::vector<std::int64_t>> offset_lists) {
+  auto in = buffer<std::uint32_t>::from_host(ctx, x);
+  for (const auto& offsets : offset_lists) {
+    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    buffer<std::uint32_t> red(ctx, std::int64_t(offsets.size()) - 1);
+    segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
+    EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
+        << offsets.size() - 1 << " segments, longest "
+        << offsets.back() - offsets[offsets.size() - 2];
+  }
+}
+
 // The longest segment at and just over max_length (u32, plus: 2^24 elements).
 TEST_P(Segmented, LongestSegmentAtMaxLength) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
@@ -117,15 +133,7 @@ TEST_P(Segmented, LongestSegmentAtMaxLength) {
   over.back() += 1;  // the last one holds max_length + 1
   ASSERT_TRUE(rule_picks_blocks(at));
   ASSERT_FALSE(rule_picks_blocks(over));
-  const auto x = make_values<std::uint32_t>(over.back(), seed);
-  auto in = buffer<std::uint32_t>::from_host(ctx, x);
-  for (const auto& offsets : {at, over}) {
-    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
-    buffer<std::uint32_t> red(ctx, std::int64_t(offsets.size()) - 1);
-    segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
-    EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
-        << offsets.size() - 1 << " segments";
-  }
+  expect_sums_like_oracle(ctx, make_values<std::uint32_t>(over.back(), seed), {at, over});
 }
 
 // The warp rule's longest segment, max_length, among segments of 512 (u32, plus: 2^23
@@ -144,15 +152,7 @@ TEST_P(Segmented, LongestSegmentAtWarpMaxLength) {
   ASSERT_EQ(at.back(), n);
   ASSERT_EQ(rule_path(at), reduce_path::warps);
   ASSERT_EQ(rule_path(over), reduce_path::blocks);
-  const auto x = make_values<std::uint32_t>(n + 1, seed);
-  auto in = buffer<std::uint32_t>::from_host(ctx, x);
-  for (const auto& offsets : {at, over}) {
-    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
-    buffer<std::uint32_t> red(ctx, std::int64_t(offsets.size()) - 1);
-    segmented_reduce<std::uint32_t>(ctx, in, off, red, 7u);
-    EXPECT_EQ(red.to_host(), reference::segmented_reduce(x, offsets, 7u, op::plus))
-        << "longest " << offsets.back() - offsets[offsets.size() - 2];
-  }
+  expect_sums_like_oracle(ctx, make_values<std::uint32_t>(n + 1, seed), {at, over});
 }
 
 template <class T>
