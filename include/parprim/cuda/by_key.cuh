@@ -11,8 +11,10 @@
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
 // segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
-// states are combined in thread order (a block scan); across tiles the state's two parts
-// travel apart, the run count and the value carry (by_key_prefix.cuh says how and why).
+// states (tile_state: 32-bit count and flag in one word) are combined in thread order (a
+// block scan); across tiles the state's two parts travel apart, the run count and the value
+// carry (by_key_prefix.cuh says how and why). What one thread does with its elements is in
+// by_key_thread.cuh.
 //
 // Phases of one tile (one block):
 //   1. claim the next tile id from a global counter (tiles only wait for tiles whose blocks
@@ -22,12 +24,11 @@
 //      `items` consecutive keys (odd count: no bank conflicts) and the key before them, and
 //      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
-//   3. each thread folds its values from its last head on into a run state (the values
-//      before that head are restarted away; the scans fold from the first head on and write
-//      those results at once, phase 5 doing the rest); warps scan their states and, after
-//      one barrier, warp 0 scans the warp totals. Only the mask and the state stay live
-//      through phases 3 and 4 (the tile stays in shared memory), which keeps the kernel at
-//      64 registers;
+//   3. each thread folds its values into a run state, restarting at each head (the scans
+//      write the results from the first head on at once, phase 5 doing the rest); warps
+//      scan their states and, after one barrier, warp 0 scans the warp totals. Only the
+//      mask and the state stay live through phases 3 and 4 (the tile stays in shared
+//      memory), which keeps the kernel at 64 registers;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
 //      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
 //      warp 0); the last tile leaves the run count in device memory;
@@ -50,6 +51,7 @@
 #include <type_traits>
 
 #include "parprim/cuda/by_key_prefix.cuh"
+#include "parprim/cuda/by_key_thread.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/select_heads.cuh"
@@ -62,10 +64,8 @@
 
 namespace parprim::cuda_kernels::by_key {
 
-using parprim::detail::run_state;
 using parprim::detail::runs_io;
 using parprim::detail::runs_kind;
-using parprim::detail::segmented_op;
 
 template <class K, class V>
 struct shape {
@@ -92,7 +92,7 @@ template <class K, class V, class Op, class Shape>
 struct storage {
   alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
   alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
-  typename cuda_prim::block_scan<run_state<V>, segmented_op<V, Op>, Shape::threads>::storage scan;
+  typename cuda_prim::block_scan<tile_state<V>, tile_state_op<V, Op>, Shape::threads>::storage scan;
   run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
   std::int64_t first_run;  // runs started before the tile
   V carry;                 // the value carry into the tile
@@ -100,194 +100,13 @@ struct storage {
   int tile;
 };
 
-// The value element i folds: its staged value; an exclusive scan folds init into the value
-// of each run's head.
-template <runs_kind Kind, class K, class V, class Op>
-__device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* values, int i,
-                                           bool head, const Op& op) {
-  V x = values[i];
-  if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
-  return x;
-}
-
-// Phase 2: bit j set where element first + j (< count) starts a run; element 0 of the input
-// (at_start) always does. Whole: all Shape::items elements of the thread lie in the tile (every
-// thread of a full tile), so no element needs a bounds check: the checks of a partial tile
-// made ptxas keep each element's check as a predicate (spilled to registers with P2R), about
-// 10 instructions per key instead of 3-4 (sm_90 SASS).
-template <class K, class Eq, class Shape, bool Whole>
-__device__ __forceinline__ std::uint32_t find_heads(const K* keys, const K& previous_key,
-                                                    int first, int count, bool at_start,
-                                                    const Eq& eq) {
-  K previous = threadIdx.x == 0 ? previous_key : keys[first - 1];
-  std::uint32_t mask = 0;
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (Whole || first + j < count) {
-      const K key = keys[first + j];
-      const bool head = (j == 0 && at_start) || !eq(previous, key);
-      previous = key;
-      mask |= head ? 1u << j : 0u;
-    }
-  }
-  return mask;
-}
-
-// Index of the thread's first head, or Shape::items when it holds none.
-template <class Shape>
-__device__ __forceinline__ int first_head(std::uint32_t head_mask) {
-  return head_mask == 0 ? Shape::items : __ffs(int(head_mask)) - 1;
-}
-
-// Phase 3: the thread's run state (first < count): its heads, and the fold of its values
-// from its last head on (all of them without a head), in fold_element's order (same bits).
-// The fold runs over all the thread's elements, restarting at each head, so only the tail
-// from the last head on reaches the result: the same bits as folding that tail alone, with
-// no per-element test of where the tail starts (a branch per element, sm_90 SASS). The
-// scans write the results from the first head on in place at once (they need nothing from
-// before the thread), so phase 5 refolds only the elements before the first head: with runs
-// of mean length 1 or 8 each value is folded about once. Whole as in find_heads.
-template <runs_kind Kind, bool Whole, class K, class V, class Op, class Shape>
-__device__ __forceinline__ run_state<V> fold_own(const runs_io<K, V>& io, V* values, int first,
-                                                 int count, std::uint32_t head_mask,
-                                                 const Op& op) {
-  // Bit j set for j at or after the first head: the scan results written here.
-  const std::uint32_t written = head_mask | (0u - head_mask);
-  run_state<V> r{__popc(head_mask), V{}, 1};
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (Whole || first + j < count) {
-      const bool head = (head_mask >> j) & 1u;
-      const V x = element_value<Kind>(io, values, first + j, head, op);
-      const V before = r.value;
-      r.value = head || j == 0 ? x : op(r.value, x);
-      if (Kind == runs_kind::scan && ((written >> j) & 1u))
-        values[first + j] = io.inclusive ? r.value : (head ? io.init : before);
-    }
-  }
-  return r;
-}
-
-// Phase 5's copy of the reduction's staged per-run outputs to their places: keys of the
-// tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
-// the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped. The
-// bounds become tile-local int ranges once, so each run costs a load and a store, not a
-// 64-bit test (sm_90 SASS: about 8 instructions per run fewer).
-template <class K, class V, class Storage, class Shape>
-__device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
-                                           std::int64_t first_run, int heads, bool last_tile) {
-  const std::int64_t room = io.capacity - first_run;  // slots from first_run on below capacity
-  if (io.keys_out && room > 0) {
-    const int keys = room < heads ? int(room) : heads;
-    K* out = io.keys_out + first_run;
-    for (int l = threadIdx.x; l < keys; l += Shape::threads) out[l] = s.keys[l];
-  }
-  if (!io.values_out || room < 0) return;
-  // Slot l holds run first_run - 1 + l: slot 0 of tile 0 (first_run 0) holds no run.
-  const int slots = heads + (last_tile ? 1 : 0);
-  const int end = room + 1 < slots ? int(room + 1) : slots;
-  V* out = io.values_out + first_run;
-  for (int l = threadIdx.x + (first_run == 0 ? 1 : 0); l < end; l += Shape::threads)
-    out[l - 1] = s.values[l];
-}
-
-// Phase 5 of the scan kind: each thread rewrites its own staged values before its first
-// head (fold_own wrote the rest) with its scan results, so no thread reads what another
-// writes and no barrier is needed in between. The loop stops at the first head: with short
-// runs most threads have nothing to do (no predicated-off iterations to issue).
-template <class K, class V, class Op, class Shape>
-__device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, int first,
-                                           int count, std::uint32_t head_mask,
-                                           run_state<V> run, const Op& op) {
-  const int until = min(first_head<Shape>(head_mask), count - first);
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (j >= until) break;  // no head among these elements
-    const V before = run.value;
-    parprim::detail::fold_element(
-        run, false, element_value<runs_kind::scan>(io, values, first + j, false, op), op);
-    values[first + j] = io.inclusive ? run.value : before;
-  }
-}
-
-// Phase 5 of the reduction, before the barrier: the thread's values (and keys, when keys are
-// written) into registers. Whole as in find_heads.
-template <bool Whole, class K, class V, class Storage, class Shape>
-__device__ __forceinline__ void read_own(const runs_io<K, V>& io, const Storage& s, int first,
-                                         int count, K (&k)[Shape::items],
-                                         V (&v)[Shape::items]) {
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (Whole || first + j < count) {
-      if (io.keys_out) k[j] = s.keys[first + j];  // only the keys of heads are staged
-      v[j] = s.values[first + j];
-    }
-  }
-}
-
-// Phase 5 of the reduction, after the barrier: refolds the thread's elements from its prefix
-// `run` (fold_element's order and bits) and stages each run's outputs at its rank within the
-// tile: a head closes the run open before it (slot rank, the run's place minus one) and
-// writes its key (slot rank); the thread holding the input's last element (holds_last: its
-// last element, since the input ends with the tile) closes the final run after the loop.
-// The rank is a tile-local int, so an element costs no 64-bit arithmetic.
-template <bool Whole, class K, class V, class Op, class Storage, class Shape>
-__device__ __forceinline__ void stage_own_runs(const runs_io<K, V>& io, Storage& s, int first,
-                                               int count, std::uint32_t head_mask, int rank,
-                                               bool holds_last, const run_state<V>& run,
-                                               const K (&k)[Shape::items],
-                                               const V (&v)[Shape::items], const Op& op) {
-  V value = run.value;
-  bool open = run.valid != 0;  // a run is open before the element
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (Whole || first + j < count) {
-      const bool head = (head_mask >> j) & 1u;
-      if (head) {
-        if (open) s.values[rank] = value;
-        if (io.keys_out) s.keys[rank] = k[j];
-        ++rank;
-      }
-      value = head || !open ? v[j] : op(value, v[j]);
-      open = true;
-    }
-  }
-  if (holds_last) s.values[rank] = value;
-}
-
-// Phase 5 of the reduction: a run's outputs are staged at its rank within the tile, which
-// may lie among the elements of an earlier thread that has not read them yet. So each thread
-// first reads its elements into registers (only now, not across the block scan and the
-// look-back), and stages after a barrier.
-template <class K, class V, class Op, class Storage, class Shape>
-__device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
-                                           std::int64_t base, int first, int count,
-                                           std::uint32_t head_mask, std::int64_t first_run,
-                                           const run_state<V>& run, const Op& op) {
-  constexpr int I = Shape::items;
-  K k[I];
-  V v[I];
-  const bool whole = first + I <= count;
-  if (whole) read_own<true, K, V, Storage, Shape>(io, s, first, count, k, v);
-  else read_own<false, K, V, Storage, Shape>(io, s, first, count, k, v);
-  __syncthreads();
-  const int rank = int(run.heads - first_run);  // rank in the tile of the thread's next head
-  const bool holds_last = base + count == io.n && first < count && count <= first + I;
-  if (whole)
-    stage_own_runs<true, K, V, Op, Storage, Shape>(io, s, first, count, head_mask, rank,
-                                                   holds_last, run, k, v, op);
-  else
-    stage_own_runs<false, K, V, Op, Storage, Shape>(io, s, first, count, head_mask, rank,
-                                                    holds_last, run, k, v, op);
-}
-
 template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_count_status counts,
                 cuda_prim::tile_status<run_carry<V>> carries, int* tile_counter,
                 std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
-  using state = run_state<V>;
-  using sop_t = segmented_op<V, Op>;
+  using state = tile_state<V>;
+  using sop_t = tile_state_op<V, Op>;
   using block_scan_t = cuda_prim::block_scan<state, sop_t, Shape::threads>;
   constexpr int I = Shape::items;
   __shared__ storage<K, V, Op, Shape> s;
@@ -330,7 +149,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     const state total = block_scan_t::scan_warp_totals(s.scan, sop);
     if (cuda_prim::lane_id() == 0) s.scan.block_total = total;
     if constexpr (counts_runs<Kind>)
-      resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads, counts, run_count, sleep_ns);
+      resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads(), counts, run_count,
+                                        sleep_ns);
     else
       resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
   } else if (warp == carry_warp<Kind>) {
@@ -344,28 +164,24 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if (Kind == runs_kind::reduce && !io.keys_out && !io.values_out) return;  // the count only
 
   // ---- Phase 5: walk again from this thread's prefix; stage the outputs, store them.
-  state tile_prefix = sop_t::identity();
-  if (tile > 0) {
-    tile_prefix.heads = counts_runs<Kind> ? s.first_run : 0;
-    tile_prefix.value = s.carry;
-    tile_prefix.valid = 1;
-  }
-  const std::int64_t first_run = tile_prefix.heads;
+  // The carry into the tile (none into tile 0) joins the thread's exclusive prefix within the
+  // tile; the run offset stays apart (run ranks are tile-local).
+  const state carry_in = tile > 0 ? state{1u, s.carry} : sop_t::identity();
+  const std::int64_t first_run = counts_runs<Kind> && tile > 0 ? s.first_run : 0;
   state exclusive = in_warp.exclusive;  // warp 0 lane 0: the identity
   if (warp > 0) {
     const state before = s.scan.warp_prefix[warp];
     exclusive = cuda_prim::lane_id() == 0 ? before : sop(before, in_warp.exclusive);
   }
-  const state run = sop(tile_prefix, exclusive);
+  const state run = sop(carry_in, exclusive);
   if constexpr (Kind == runs_kind::scan) {
     stage_scan<K, V, Op, Shape>(io, s.values, first, count, head_mask, run, op);
     __syncthreads();
     cuda_prim::store_from_shared<V, Shape>(io.values_out + base, s.values, count);
   } else {
-    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, first_run,
-                                             run, op);
+    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, run, op);
     __syncthreads();
-    store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads),
+    store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads()),
                                          tile == num_tiles - 1);
   }
 }
