@@ -65,8 +65,8 @@ __device__ __forceinline__ int first_head(std::uint32_t head_mask) {
 // from the last head on reaches the result: the same bits as folding that tail alone, with
 // no per-element test of where the tail starts (a branch per element, sm_90 SASS). The
 // scans write the results from the first head on in place at once (they need nothing from
-// before the thread), so phase 5 refolds only the elements before the first head: with runs
-// of mean length 1 or 8 each value is folded about once. Whole as in find_heads.
+// before the thread), so phase 5 refolds only the elements before the first head (none for
+// most threads with runs of mean length 1). Whole as in find_heads.
 template <runs_kind Kind, bool Whole, class K, class V, class Op, class Shape>
 __device__ __forceinline__ tile_state<V> fold_own(const runs_io<K, V>& io, V* values, int first,
                                                   int count, std::uint32_t head_mask,
@@ -92,7 +92,7 @@ __device__ __forceinline__ tile_state<V> fold_own(const runs_io<K, V>& io, V* va
 // tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
 // the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped. The
 // bounds become tile-local int ranges once, so each run costs a load and a store, not a
-// 64-bit test (sm_90 SASS: about 8 instructions per run fewer).
+// 64-bit test (sm_90 SASS, the keys' 16-run loop body: ~6.6 -> ~2.5 instructions a run).
 template <class K, class V, class Storage, class Shape>
 __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
                                            std::int64_t first_run, int heads, bool last_tile) {
@@ -142,7 +142,7 @@ __device__ __forceinline__ void read_own(const runs_io<K, V>& io, const Storage&
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     if (Whole || first + j < count) {
-      if (io.keys_out) k[j] = s.keys[first + j];  // only the keys of heads are staged
+      if (io.keys_out) k[j] = s.keys[first + j];  // the heads' keys are staged
       v[j] = s.values[first + j];
     }
   }
