@@ -10,6 +10,8 @@
 // chunks left to right, then the block scan (by_key.cuh); every function here keeps it.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 
 #include "parprim/cuda/by_key_prefix.cuh"
