@@ -62,10 +62,6 @@ reduce_path rule_path(const std::vector<std::int64_t>& o) {
   return reduce_path::other;
 }
 
-bool rule_picks_blocks(const std::vector<std::int64_t>& o) {
-  return rule_path(o) == reduce_path::blocks;
-}
-
 // `count` segments of random lengths in [low, high], with an empty one after every
 // `empty_every`-th (0: none): segment starts fall on every element position mod 16 bytes.
 std::vector<std::int64_t> around_offsets(std::int64_t count, std::int64_t low, std::int64_t high,

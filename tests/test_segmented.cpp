@@ -131,8 +131,8 @@ TEST_P(Segmented, LongestSegmentAtMaxLength) {
   auto at = uniform_offsets(count, len, 0);
   auto over = uniform_offsets(count + 1, len, 0);
   over.back() += 1;  // the last one holds max_length + 1
-  ASSERT_TRUE(rule_picks_blocks(at));
-  ASSERT_FALSE(rule_picks_blocks(over));
+  ASSERT_EQ(rule_path(at), reduce_path::blocks);
+  ASSERT_NE(rule_path(over), reduce_path::blocks);
   expect_sums_like_oracle(ctx, make_values<std::uint32_t>(over.back(), seed), {at, over});
 }
 

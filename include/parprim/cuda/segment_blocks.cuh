@@ -43,11 +43,16 @@ namespace parprim::cuda_kernels::segment_blocks {
 using tuning = cuda_tuning::segment_blocks_tuning;
 inline constexpr int threads = tuning::threads;
 
+// A segmented_reduce by offsets with init (what the block and warp kernels serve), not a scan.
+template <class V>
+bool is_offsets_reduction(const detail::segments_job<V>& job) {
+  return job.offsets && job.by_segment && job.reduced_out && !job.scan_out && job.has_init;
+}
+
 // Whether the job goes to this kernel: a reduction by offsets whose lengths suit it.
 template <class V>
 bool suits(const detail::segments_job<V>& job) {
-  return job.offsets && job.by_segment && job.reduced_out && !job.scan_out && job.has_init &&
-         tuning::chosen(job.n, job.segments, job.longest);
+  return is_offsets_reduction(job) && tuning::chosen(job.n, job.segments, job.longest);
 }
 
 template <class V, class Op>

@@ -34,7 +34,7 @@ using tuning = cuda_tuning::segment_warps_tuning;
 // Whether the job goes to this kernel: a reduction by offsets whose lengths suit it.
 template <class V>
 bool suits(const detail::segments_job<V>& job) {
-  return job.offsets && job.by_segment && job.reduced_out && !job.scan_out && job.has_init &&
+  return segment_blocks::is_offsets_reduction(job) &&
          tuning::chosen(job.n, job.segments, job.longest);
 }
 
