@@ -9,7 +9,9 @@
 // report their steps (local sort, splitter search, exchange, merge) as dist::sort_phase_ms
 // gives them: a second table, and "<step>_ms" in the rows' extra fields. Beside the steps, the
 // link's yardstick: what the copy engines carry between GPU 0 and GPU 1 in both directions at
-// once, for the bytes one GPU sends in the 2-GPU exchange (no NCCL).
+// once, for the bytes one GPU sends in the 2-GPU exchange (no NCCL), and what NCCL's
+// send/recv carries for the same bytes alone: in one call, in the sort's 8 chunks, and with
+// the buffers registered with NCCL (zero-copy P2P, from cudaMalloc or from ncclMemAlloc).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +24,7 @@
 #include "parprim/distributed.hpp"
 #include "parprim/parprim.hpp"
 #if PARPRIM_HAVE_CUDA
+#include "yardsticks/nccl_exchange.hpp"
 #include "yardsticks/peer_copy.hpp"
 #endif
 
@@ -233,6 +236,31 @@ void link_yardstick(session& s, std::int64_t sort_n) {
   r.gbps = gbps;
   r.extra["gpus"] = 2;
   s.add(std::move(r));
+  using yardstick::nccl_exchange_way;
+  const std::vector<nccl_exchange_way> ways = {{"nccl_sendrecv", 1, false, false},
+                                               {"nccl_sendrecv_8_chunks", 8, false, false},
+                                               {"nccl_sendrecv_registered", 1, true, false},
+                                               {"nccl_sendrecv_registered_ncclmem", 1, true, true}};
+  for (const auto& e : yardstick::nccl_exchange_gbps(0, 1, bytes, reps, ways)) {
+    std::cout << "link yardstick: " << e.name << ", same bytes both directions at once: ";
+    if (!e.failure.empty()) {
+      std::cout << "could not run (" << e.failure << ")\n";
+      continue;
+    }
+    std::cout << fmt(e.gbps, 0) << " GB/s per direction";
+    if (e.register_ms > 0) std::cout << " (registering the buffers: " << fmt(e.register_ms, 2) << " ms)";
+    std::cout << "\n";
+    row n;
+    n.primitive = "peer_copy";
+    n.variant = e.name;
+    n.type = "u8";
+    n.n = static_cast<std::int64_t>(bytes);
+    n.ms = static_cast<double>(bytes) / (e.gbps * 1e6);
+    n.gbps = e.gbps;
+    n.extra["gpus"] = 2;
+    if (e.register_ms > 0) n.extra["register_ms"] = e.register_ms;
+    s.add(std::move(n));
+  }
 }
 #endif
 

@@ -201,7 +201,8 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   const ping_pong<K, V> buf{{got_keys.data(), spare_keys.data()},
                             {values ? got_values.data() : nullptr, values ? spare_values.data() : nullptr}};
   const int result = merge_rounds(P) % 2;
-  const context side = detail::local::side_context(ctx);
+  const detail::local::side_queue exchange_queue(ctx);
+  const context& side = exchange_queue.ctx();
   detail::local::stream_wait(side, ctx);  // the exchange reads the sorted slice
   communicator& comm = g.comm(r);
   for (int k = 0; k < chunks; ++k) {
@@ -216,13 +217,24 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
       recv_at[p] = pos;
       pos += recv_n[p];
     }
+    // The rank's own run is copied on ctx, beside the exchange (the communicator would queue
+    // it on side, ahead of the chunk's transfers).
+    auto copy_own = [&](auto* to, const auto* from) {
+      ctx.copy(to + recv_at[r], from + send_at[r], static_cast<std::size_t>(recv_n[r]) * sizeof(*to));
+    };
+    if (recv_n[r] > 0) {
+      copy_own(got_keys.data(), keys.slice(r).data());
+      if (values) copy_own(got_values.data(), values->slice(r).data());
+    }
+    std::vector<std::int64_t> peer_send_n = send_n, peer_recv_n = recv_n;
+    peer_send_n[r] = peer_recv_n[r] = 0;
     comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
-                      detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
-                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(recv_n, sizeof(K)));
+                      detail::to_bytes(peer_send_n, sizeof(K)), got_keys.data(),
+                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(peer_recv_n, sizeof(K)));
     if (values)
       comm.alltoallv_at(side, values->slice(r).data(), detail::to_bytes(send_at, sizeof(V)),
-                        detail::to_bytes(send_n, sizeof(V)), got_values.data(),
-                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(recv_n, sizeof(V)));
+                        detail::to_bytes(peer_send_n, sizeof(V)), got_values.data(),
+                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(peer_recv_n, sizeof(V)));
     // The chunk's runs are each sorted and arrive in source-rank order: a stable merge of
     // them is the global stable order. It runs on ctx while the next chunk crosses on side.
     detail::local::stream_wait(ctx, side);
