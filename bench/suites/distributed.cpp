@@ -11,7 +11,8 @@
 // link's yardstick: what the copy engines carry between GPU 0 and GPU 1 in both directions at
 // once, for the bytes one GPU sends in the 2-GPU exchange (no NCCL), and what NCCL's
 // send/recv carries for the same bytes alone: in one call, in the sort's 8 chunks, and with
-// the buffers registered with NCCL (zero-copy P2P, from cudaMalloc or from ncclMemAlloc).
+// the buffers registered with NCCL (zero-copy P2P, from cudaMalloc or from ncclMemAlloc), and
+// with the data 4 bytes past 16-byte boundaries on both sides or 4 and 8 bytes past them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -240,7 +241,9 @@ void link_yardstick(session& s, std::int64_t sort_n) {
   const std::vector<nccl_exchange_way> ways = {{"nccl_sendrecv", 1, false, false},
                                                {"nccl_sendrecv_8_chunks", 8, false, false},
                                                {"nccl_sendrecv_registered", 1, true, false},
-                                               {"nccl_sendrecv_registered_ncclmem", 1, true, true}};
+                                               {"nccl_sendrecv_registered_ncclmem", 1, true, true},
+                                               {"nccl_sendrecv_both_4_bytes_off", 1, false, false, 4, 4},
+                                               {"nccl_sendrecv_4_and_8_bytes_off", 1, false, false, 4, 8}};
   for (const auto& e : yardstick::nccl_exchange_gbps(0, 1, bytes, reps, ways)) {
     std::cout << "link yardstick: " << e.name << ", same bytes both directions at once: ";
     if (!e.failure.empty()) {

@@ -64,15 +64,17 @@ void release(rank_side& r, bool nccl_memory) {
 }
 
 // Both ranks' send/recv pairs of one chunk in one group call, from this one thread.
-void exchange(rank_side (&s)[2], std::size_t bytes, int chunks) {
-  const std::size_t per_chunk = (bytes + chunks - 1) / chunks;
+void exchange(rank_side (&s)[2], std::size_t bytes, const nccl_exchange_way& w) {
+  const std::size_t per_chunk = (bytes + w.chunks - 1) / w.chunks;
   for (std::size_t at = 0; at < bytes; at += per_chunk) {
     const std::size_t n = std::min(per_chunk, bytes - at);
     nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (int r = 0; r < 2; ++r) {
-      nccl_check(ncclSend(static_cast<char*>(s[r].send) + at, n, ncclUint8, 1 - r, s[r].comm, s[r].stream),
+      nccl_check(ncclSend(static_cast<char*>(s[r].send) + w.send_offset + at, n, ncclUint8, 1 - r,
+                          s[r].comm, s[r].stream),
                  "ncclSend");
-      nccl_check(ncclRecv(static_cast<char*>(s[r].recv) + at, n, ncclUint8, 1 - r, s[r].comm, s[r].stream),
+      nccl_check(ncclRecv(static_cast<char*>(s[r].recv) + w.recv_offset + at, n, ncclUint8, 1 - r,
+                          s[r].comm, s[r].stream),
                  "ncclRecv");
     }
     nccl_check(ncclGroupEnd(), "ncclGroupEnd");
@@ -99,7 +101,7 @@ nccl_exchange_result measure(rank_side (&s)[2], std::size_t bytes, int reps, con
   for (int i = 0; i < reps + 1; ++i) {
     for (rank_side& r : s) check(cudaStreamSynchronize(r.stream), "cudaStreamSynchronize");
     const auto t0 = std::chrono::steady_clock::now();
-    exchange(s, bytes, w.chunks);
+    exchange(s, bytes - std::max(w.send_offset, w.recv_offset), w);
     for (rank_side& r : s) check(cudaStreamSynchronize(r.stream), "cudaStreamSynchronize");
     if (i > 0) ms.push_back(ms_since(t0));
   }

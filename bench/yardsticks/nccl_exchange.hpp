@@ -16,6 +16,8 @@ struct nccl_exchange_way {
   int chunks = 1;           // the bytes go in this many group calls, one after the other
   bool registered = false;  // buffers registered with ncclCommRegister (zero-copy P2P)
   bool nccl_memory = false; // buffers from ncclMemAlloc (cuMem) instead of cudaMalloc
+  std::size_t send_offset = 0;  // bytes past the buffers' (256-byte aligned) starts where the
+  std::size_t recv_offset = 0;  // data leaves and arrives: what misalignment costs
 };
 
 struct nccl_exchange_result {

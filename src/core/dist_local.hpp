@@ -194,6 +194,7 @@ class side_queue {
       return context::cuda(ctx.device(), stream);
     }
 #endif
+    (void)stream;
     return ctx;
   }
   void* stream_ = nullptr;

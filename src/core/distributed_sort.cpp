@@ -6,7 +6,9 @@
 //
 // Chunks: rank p's output range is cut into K equal chunks (targets offset(p) + k count(p) / K),
 // so chunk k of rank p gets from every rank s the contiguous run [c_s(t_k), c_s(t_{k+1})) of
-// s's sorted slice. The K exchanges go on a second stream of each GPU; chunk k is merged on
+// s's sorted slice, sent from and received at 16-byte aligned positions (the received runs
+// may have small gaps between them). The K exchanges go on a second stream of each GPU, of
+// the highest priority, so its NCCL kernels are not held back by the merges; chunk k is merged on
 // the rank's own stream as soon as it has arrived, while chunk k+1 is in flight. The merge
 // (ceil(log2 P) passes over the chunk) then hides behind the exchange except for the last
 // chunk's.
@@ -25,7 +27,9 @@
 //   Both lose the same ~6 ms to the exchange of half the data; partition first pays it again
 //   in its extra passes, so sort first with the chunked merge is the one built. The 1.7x
 //   target (29 ms) needs everything but the local sort in 4.3 ms, under what the exchange of
-//   2 GiB alone takes at NCCL's link rate.
+//   2 GiB alone takes at NCCL's link rate. Measured on 2 H200s (2026-11-23, 4 aligned chunks):
+//   local sort 20.96 + splitters 0.72 + exchange 6.95 (309 GB/s) + merge left 0.87 = 29.5 ms,
+//   1.42x; pairs 44.4 ms, 1.25x.
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -47,15 +51,27 @@ detail::key_order order_of(sort_order order, int begin_bit, int end_bit) {
 }
 
 // The exchange in chunks (see the top of the file): enough that the merge of the last chunk,
-// the part that cannot hide behind the exchange, is small (1/8 of it); few enough that each
-// chunk is a large transfer (2^31 keys on 2 GPUs: 2^27 keys, 512 MiB a chunk, far above the
-// few MiB at which NCCL reaches its link rate). Slices under 8 * 2^12 keys get fewer chunks
-// (one per 2^12), so the tests' inputs are chunked too. Every rank computes the same number.
-constexpr int max_exchange_chunks = 8;
+// the part that cannot hide behind the exchange, is small (1/4 of it); few enough that each
+// chunk is a large transfer and that few merges compete with the transfers for the GPU. On 2
+// H200s, 2^31 u32 keys (bench/results/2026-11-23-h200x2-exchange.md), whole sort in ms for
+// 1 / 2 / 4 / 8 chunks: 34.4 (misaligned runs) / 29.8 / 29.5 / 30.8, pairs 44.8 / 44.4 / 47.3
+// for 2 / 4 / 8. Slices under 4 * 2^12 keys get fewer chunks (one per 2^12), so the tests'
+// inputs are chunked too. Every rank computes the same number.
+constexpr int max_exchange_chunks = 4;
 constexpr std::int64_t min_chunk_keys = std::int64_t(1) << 12;
 
 int exchange_chunks(std::int64_t total, int P) {
   return static_cast<int>(std::clamp<std::int64_t>(total / P / min_chunk_keys, 1, max_exchange_chunks));
+}
+
+// Elements per 16 bytes of the narrower of key and value: runs leave and arrive at positions
+// that are multiples of it, so NCCL copies between 16-byte aligned addresses. On 2 H200s NCCL
+// moved 2 GiB each way at 362 GB/s per direction between aligned buffers and at 233 GB/s with
+// both sides 4 bytes off (bench distributed's link yardsticks); aligning the sort's runs took
+// its exchange of 2^31 u32 keys from 155 to 256 GB/s (8 chunks).
+template <class K, class V>
+constexpr std::int64_t exchange_alignment() {
+  return 16 / static_cast<std::int64_t>(sizeof(K) < sizeof(V) ? sizeof(K) : sizeof(V));
 }
 
 // Global ranks where chunks begin: chunk k of rank p starts at offset(p) + k count(p) / K
@@ -71,79 +87,80 @@ std::vector<std::int64_t> chunk_targets(const std::vector<std::int64_t>& counts,
   return t;
 }
 
-// Rounds of 2-way merges that turn P runs into one.
-int merge_rounds(int P) {
-  int rounds = 0;
-  for (int runs = P; runs > 1; runs = (runs + 1) / 2) ++rounds;
-  return rounds;
-}
-
-// Two slice-sized buffers (each with its values; null for keys only) between which the
-// merge rounds of a chunk alternate.
+// A sorted run of a chunk: its keys and (pairs) values, somewhere in a buffer.
 template <class K, class V>
-struct ping_pong {
-  K* keys[2];
-  V* values[2];
+struct sorted_run {
+  K* keys;
+  V* values;  // null for keys only
+  std::int64_t n;
 };
 
-// Merges the sorted runs of buffer 0 that start at position lo (run s holds run_sizes[s]
-// keys, in rank order) into one sorted run, stably, leaving it in buffer `result`: a tree of
-// 2-way merges, runs 2i and 2i+1 merged per round, so ceil(log2 P) rounds, each one read and
-// one write of the chunk (values moving with their keys), instead of a second full radix
-// sort (4 digit passes for 32-bit keys). Over the whole key the library's merge does it (its
-// order is radix_sort's, ties to the first run); a bit range narrower than the key needs the
-// merge of detail::local, which compares only the range.
+// Merges the chunk's received runs (in rank order, each sorted, anywhere) into one sorted run
+// in `out`, stably: a tree of 2-way merges, runs 2i and 2i+1 merged per round, so
+// ceil(log2 P) rounds, each one read and one write of the chunk (values moving with their
+// keys), instead of a second full radix sort (4 digit passes for 32-bit keys). The rounds
+// alternate between `out` and `scratch` (as large, free once the first round has read the
+// runs); a result left in scratch is copied to out. Over the whole key the library's merge
+// does it (its order is radix_sort's, ties to the first run); a bit range narrower than the
+// key needs the merge of detail::local, which compares only the range and takes its two runs
+// side by side, so there the runs are first gathered into out.
 template <class K, class V>
-void merge_chunk(const context& ctx, const ping_pong<K, V>& buf, std::int64_t lo,
-                 const std::vector<std::int64_t>& run_sizes, int result, sort_order direction,
+void merge_chunk(const context& ctx, const std::vector<sorted_run<K, V>>& received,
+                 sorted_run<K, V> out, sorted_run<K, V> scratch, sort_order direction,
                  detail::key_order order) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values move as 4- or 8-byte words");
-  std::vector<std::int64_t> runs{lo};  // run boundaries, non-empty runs only
-  for (std::int64_t c : run_sizes)
-    if (c > 0) runs.push_back(runs.back() + c);
+  using run = sorted_run<K, V>;
   const bool whole_key = order.shift == 0 && order.width == static_cast<int>(sizeof(K) * 8);
-  const bool with_values = buf.values[0] != nullptr;
-  int at = 0;  // the buffer that holds the runs
-  auto copy_run = [&](std::int64_t from, std::int64_t to, int src, int dst) {
-    const auto len = static_cast<std::size_t>(to - from);
-    ctx.copy(buf.keys[dst] + from, buf.keys[src] + from, len * sizeof(K));
-    if (with_values) ctx.copy(buf.values[dst] + from, buf.values[src] + from, len * sizeof(V));
+  const bool with_values = out.values != nullptr;
+  auto part = [&](const run& base, std::int64_t at, std::int64_t n) {
+    return run{base.keys + at, with_values ? base.values + at : nullptr, n};
   };
-  auto merge_two = [&](std::int64_t from, std::int64_t mid, std::int64_t to) {
-    const K* k = buf.keys[at];
-    K* k_out = buf.keys[1 - at];
-    const V* v = buf.values[at];
-    V* v_out = buf.values[1 - at];
-    if (!whole_key) {
-      detail::local::merge_runs<K>(ctx, span<const K>(k + from, to - from), mid - from,
-                                   span<K>(k_out + from, to - from), v ? v + from : nullptr,
-                                   v ? v_out + from : nullptr, v ? sizeof(V) : 0, order);
-    } else if (v) {
-      parprim::merge_by_key<K, V>(
-          ctx, span<const K>(k + from, mid - from), span<const V>(v + from, mid - from),
-          span<const K>(k + mid, to - mid), span<const V>(v + mid, to - mid),
-          span<K>(k_out + from, to - from), span<V>(v_out + from, to - from), direction);
+  auto copy_to = [&](const run& from, const run& to) {
+    ctx.copy(to.keys, from.keys, static_cast<std::size_t>(from.n) * sizeof(K));
+    if (with_values) ctx.copy(to.values, from.values, static_cast<std::size_t>(from.n) * sizeof(V));
+  };
+  auto merge_to = [&](const run& a, const run& b, const run& to) {
+    if (!whole_key) {  // a and b side by side
+      detail::local::merge_runs<K>(ctx, span<const K>(a.keys, a.n + b.n), a.n, span<K>(to.keys, to.n),
+                                   a.values, to.values, with_values ? sizeof(V) : 0, order);
+    } else if (with_values) {
+      parprim::merge_by_key<K, V>(ctx, span<const K>(a.keys, a.n), span<const V>(a.values, a.n),
+                                  span<const K>(b.keys, b.n), span<const V>(b.values, b.n),
+                                  span<K>(to.keys, to.n), span<V>(to.values, to.n), direction);
     } else {
-      parprim::merge<K>(ctx, span<const K>(k + from, mid - from), span<const K>(k + mid, to - mid),
-                        span<K>(k_out + from, to - from), direction);
+      parprim::merge<K>(ctx, span<const K>(a.keys, a.n), span<const K>(b.keys, b.n),
+                        span<K>(to.keys, to.n), direction);
     }
   };
-  while (runs.size() > 2) {
-    std::vector<std::int64_t> merged{runs.front()};
-    for (std::size_t a = 0; a + 1 < runs.size(); a += 2) {
-      if (a + 2 < runs.size()) {
-        merge_two(runs[a], runs[a + 1], runs[a + 2]);
-        merged.push_back(runs[a + 2]);
-      } else {  // the odd run out (no partner) is copied
-        copy_run(runs[a], runs[a + 1], at, 1 - at);
-        merged.push_back(runs[a + 1]);
-      }
+  std::vector<run> runs;
+  for (const run& r : received)
+    if (r.n > 0) runs.push_back(r);
+  if (runs.empty()) return;
+  if (!whole_key && runs.size() > 1) {
+    std::int64_t at = 0;
+    for (run& r : runs) {
+      const run to = part(out, at, r.n);
+      copy_to(r, to);
+      r = to;
+      at += r.n;
     }
-    at = 1 - at;
-    runs = std::move(merged);
   }
-  // Chunks with fewer non-empty runs than ranks took fewer rounds.
-  if (at != result && runs.back() > runs.front()) copy_run(runs.front(), runs.back(), at, result);
+  run target = runs.front().keys == out.keys ? scratch : out;
+  while (runs.size() > 1) {
+    std::vector<run> merged;
+    std::int64_t at = 0;
+    for (std::size_t i = 0; i < runs.size(); i += 2) {
+      const bool pair = i + 1 < runs.size();  // the odd run out (no partner) is copied
+      const run to = part(target, at, runs[i].n + (pair ? runs[i + 1].n : 0));
+      if (pair) merge_to(runs[i], runs[i + 1], to);
+      else copy_to(runs[i], to);
+      merged.push_back(to);
+      at += to.n;
+    }
+    runs = std::move(merged);
+    target = target.keys == out.keys ? scratch : out;
+  }
+  if (runs.front().keys != out.keys) copy_to(runs.front(), out);
 }
 
 // Host wall clock since the last lap (the caller waits for its device before each lap).
@@ -195,57 +212,74 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
     return c[(static_cast<std::size_t>(p) * chunks + k) * P + s];
   };
 
-  // Buffer 0 receives the runs; the merge rounds alternate with buffer 1 and end in `result`.
-  buffer<K> got_keys(ctx, n), spare_keys(ctx, n);
-  buffer<V> got_values(ctx, values ? n : 0), spare_values(ctx, values ? n : 0);
-  const ping_pong<K, V> buf{{got_keys.data(), spare_keys.data()},
-                            {values ? got_values.data() : nullptr, values ? spare_values.data() : nullptr}};
-  const int result = merge_rounds(P) % 2;
+  // Runs are received at 16-byte aligned positions of `got` (see exchange_alignment) and
+  // merged into `sorted`, which becomes the slice.
+  const std::int64_t align = exchange_alignment<K, V>();
+  const std::int64_t got_n = n + static_cast<std::int64_t>(chunks) * P * 2 * align;
+  buffer<K> got_keys(ctx, got_n), sorted_keys(ctx, n);
+  buffer<V> got_values(ctx, values ? got_n : 0), sorted_values(ctx, values ? n : 0);
+  auto in_got = [&](std::int64_t at, std::int64_t count) {
+    return sorted_run<K, V>{got_keys.data() + at, values ? got_values.data() + at : nullptr, count};
+  };
   const detail::local::side_queue exchange_queue(ctx);
   const context& side = exchange_queue.ctx();
   detail::local::stream_wait(side, ctx);  // the exchange reads the sorted slice
   communicator& comm = g.comm(r);
+  std::int64_t got_at = 0;  // where the next chunk's runs go in got (a multiple of align)
   for (int k = 0; k < chunks; ++k) {
     std::vector<std::int64_t> send_at(P), send_n(P), recv_at(P), recv_n(P);
-    const std::int64_t chunk_lo = targets[static_cast<std::size_t>(r) * chunks + k] - keys.offset(r);
-    std::int64_t pos = chunk_lo;
+    std::vector<sorted_run<K, V>> runs(P);
+    const std::int64_t chunk_got = got_at;
+    std::int64_t chunk_n = 0;
     for (int p = 0; p < P; ++p) {
-      // Chunk k of rank p: its last chunk ends where rank p + 1's first begins.
-      send_at[p] = split(p, k, r);
-      send_n[p] = split(p, k + 1, r) - send_at[p];
-      recv_n[p] = split(r, k + 1, p) - split(r, k, p);
-      recv_at[p] = pos;
-      pos += recv_n[p];
+      // To rank p: my keys in chunk k of rank p (its last chunk ends where rank p + 1's
+      // first begins), sent from the aligned position at or before their start.
+      const std::int64_t from = split(p, k, r);
+      const std::int64_t count = split(p, k + 1, r) - from;
+      send_at[p] = from - from % align;
+      send_n[p] = count > 0 ? count + from % align : 0;
+      // From rank p: its keys in my chunk k, with the same lead, at the next aligned place.
+      const std::int64_t source = split(r, k, p);
+      const std::int64_t m = split(r, k + 1, p) - source;
+      const std::int64_t lead = source % align;
+      recv_at[p] = got_at;
+      recv_n[p] = m > 0 ? m + lead : 0;
+      runs[p] = in_got(got_at + lead, m);
+      if (m > 0) got_at = (got_at + lead + m + align - 1) / align * align;
+      chunk_n += m;
     }
     // The rank's own run is copied on ctx, beside the exchange (the communicator would queue
     // it on side, ahead of the chunk's transfers).
-    auto copy_own = [&](auto* to, const auto* from) {
-      ctx.copy(to + recv_at[r], from + send_at[r], static_cast<std::size_t>(recv_n[r]) * sizeof(*to));
-    };
-    if (recv_n[r] > 0) {
-      copy_own(got_keys.data(), keys.slice(r).data());
-      if (values) copy_own(got_values.data(), values->slice(r).data());
+    const std::int64_t own_from = split(r, k, r);
+    if (runs[r].n > 0) {
+      ctx.copy(runs[r].keys, keys.slice(r).data() + own_from, static_cast<std::size_t>(runs[r].n) * sizeof(K));
+      if (values)
+        ctx.copy(runs[r].values, values->slice(r).data() + own_from,
+                 static_cast<std::size_t>(runs[r].n) * sizeof(V));
     }
-    std::vector<std::int64_t> peer_send_n = send_n, peer_recv_n = recv_n;
-    peer_send_n[r] = peer_recv_n[r] = 0;
+    send_n[r] = recv_n[r] = 0;
     comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
-                      detail::to_bytes(peer_send_n, sizeof(K)), got_keys.data(),
-                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(peer_recv_n, sizeof(K)));
+                      detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
+                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(recv_n, sizeof(K)));
     if (values)
       comm.alltoallv_at(side, values->slice(r).data(), detail::to_bytes(send_at, sizeof(V)),
-                        detail::to_bytes(peer_send_n, sizeof(V)), got_values.data(),
-                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(peer_recv_n, sizeof(V)));
+                        detail::to_bytes(send_n, sizeof(V)), got_values.data(),
+                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(recv_n, sizeof(V)));
     // The chunk's runs are each sorted and arrive in source-rank order: a stable merge of
-    // them is the global stable order. It runs on ctx while the next chunk crosses on side.
+    // them is the global stable order. It runs on ctx while the next chunk crosses on side;
+    // its scratch is the chunk's own part of got, which the next chunks do not touch.
     detail::local::stream_wait(ctx, side);
-    merge_chunk<K, V>(ctx, buf, chunk_lo, recv_n, result, order, key_order);
+    const std::int64_t chunk_lo = targets[static_cast<std::size_t>(r) * chunks + k] - keys.offset(r);
+    const sorted_run<K, V> out{sorted_keys.data() + chunk_lo,
+                               values ? sorted_values.data() + chunk_lo : nullptr, chunk_n};
+    merge_chunk<K, V>(ctx, runs, out, in_got(chunk_got, chunk_n), order, key_order);
   }
   side.synchronize();
   t.exchange = clock.lap_ms();
   ctx.synchronize();
   t.merge = clock.lap_ms();
-  keys.replace_slice(r, std::move(result == 0 ? got_keys : spare_keys));
-  if (values) values->replace_slice(r, std::move(result == 0 ? got_values : spare_values));
+  keys.replace_slice(r, std::move(sorted_keys));
+  if (values) values->replace_slice(r, std::move(sorted_values));
   if (phases) *phases = t;
 }
 
