@@ -93,7 +93,18 @@ struct storage {
   alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
   alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
   typename cuda_prim::block_scan<tile_state<V>, tile_state_op<V, Op>, Shape::threads>::storage scan;
-  run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
+  // The carry look-back's window fills whole 16-byte blocks of its own. ptxas merges the
+  // fold's loads of consecutive carries into aligned 16-byte LDS.128 and may start one below
+  // window[0]: with 12-byte carries (8-byte values aligned to 4) at 4 mod 16 the fold read
+  // the 4 bytes before the window (sm_90 SASS of the generic reduce kernel: LDS.128 at
+  // window - 4, the last word of scan.block_total). In the reduction warp 1 folds here while
+  // warp 0 writes block_total, with no barrier between them: the extra word was never used,
+  // but it is a read of shared bytes another warp writes unordered, which racecheck reports
+  // (RAW). An aligned load of at most 16 bytes that touches a byte of this window now lies
+  // inside it.
+  alignas(16) run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
+  static_assert(sizeof(run_carry<V>) * cuda_prim::warp_size * Shape::carry_per_lane % 16 == 0,
+                "the carry window ends on a 16-byte boundary");
   std::int64_t first_run;  // runs started before the tile
   V carry;                 // the value carry into the tile
   K previous_key;          // the key just before the tile
