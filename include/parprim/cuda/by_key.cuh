@@ -11,8 +11,10 @@
 //
 // A run state is (heads seen, fold of the values since the last head, valid) under the
 // segmented operator of detail/runs.hpp: associative, not commutative. Within a tile the
-// states are combined in thread order (a block scan); across tiles the state's two parts
-// travel apart, the run count and the value carry (by_key_prefix.cuh says how and why).
+// states (tile_state: 32-bit count and flag in one word) are combined in thread order (a
+// block scan); across tiles the state's two parts travel apart, the run count and the value
+// carry (by_key_prefix.cuh says how and why). What one thread does with its elements is in
+// by_key_thread.cuh.
 //
 // Phases of one tile (one block):
 //   1. claim the next tile id from a global counter (tiles only wait for tiles whose blocks
@@ -22,12 +24,11 @@
 //      `items` consecutive keys (odd count: no bank conflicts) and the key before them, and
 //      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
-//   3. each thread folds its values from its last head on into a run state (the values
-//      before that head are restarted away; the scans fold from the first head on and write
-//      those results at once, phase 5 doing the rest); warps scan their states and, after
-//      one barrier, warp 0 scans the warp totals. Only the mask and the state stay live
-//      through phases 3 and 4 (the tile stays in shared memory), which keeps the kernel at
-//      64 registers;
+//   3. each thread folds its values into a run state, restarting at each head (the scans
+//      write the results from the first head on at once, phase 5 doing the rest); warps
+//      scan their states and, after one barrier, warp 0 scans the warp totals. Only the
+//      mask and the state stay live through phases 3 and 4 (the tile stays in shared
+//      memory), which keeps the kernel at 64 registers;
 //   4. with no further barrier, warp 0 publishes the tile's count and carry and looks back for
 //      the run count (reduce) while warp 1 looks back for the value carry (the scans do it in
 //      warp 0); the last tile leaves the run count in device memory;
@@ -50,6 +51,7 @@
 #include <type_traits>
 
 #include "parprim/cuda/by_key_prefix.cuh"
+#include "parprim/cuda/by_key_thread.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/select_heads.cuh"
@@ -62,10 +64,8 @@
 
 namespace parprim::cuda_kernels::by_key {
 
-using parprim::detail::run_state;
 using parprim::detail::runs_io;
 using parprim::detail::runs_kind;
-using parprim::detail::segmented_op;
 
 template <class K, class V>
 struct shape {
@@ -92,154 +92,32 @@ template <class K, class V, class Op, class Shape>
 struct storage {
   alignas(16) K keys[Shape::tile];        // the tile's keys; then the first keys of its runs
   alignas(16) V values[Shape::tile + 1];  // the tile's values; then the values it writes
-  typename cuda_prim::block_scan<run_state<V>, segmented_op<V, Op>, Shape::threads>::storage scan;
-  run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
+  typename cuda_prim::block_scan<tile_state<V>, tile_state_op<V, Op>, Shape::threads>::storage scan;
+  // The carry look-back's window fills whole 16-byte blocks of its own. ptxas merges the
+  // fold's loads of consecutive carries into aligned 16-byte LDS.128 and may start one below
+  // window[0]: with 12-byte carries (8-byte values aligned to 4) at 4 mod 16 the fold read
+  // the 4 bytes before the window (sm_90 SASS of the generic reduce kernel: LDS.128 at
+  // window - 4, the last word of scan.block_total). In the reduction warp 1 folds here while
+  // warp 0 writes block_total, with no barrier between them: the extra word was never used,
+  // but it is a read of shared bytes another warp writes unordered, which racecheck reports
+  // (RAW). An aligned load of at most 16 bytes that touches a byte of this window now lies
+  // inside it.
+  alignas(16) run_carry<V> carry_window[cuda_prim::warp_size * Shape::carry_per_lane];
+  static_assert(sizeof(run_carry<V>) * cuda_prim::warp_size * Shape::carry_per_lane % 16 == 0,
+                "the carry window ends on a 16-byte boundary");
   std::int64_t first_run;  // runs started before the tile
   V carry;                 // the value carry into the tile
   K previous_key;          // the key just before the tile
   int tile;
 };
 
-// The value element i folds: its staged value; an exclusive scan folds init into the value
-// of each run's head.
-template <runs_kind Kind, class K, class V, class Op>
-__device__ __forceinline__ V element_value(const runs_io<K, V>& io, const V* values, int i,
-                                           bool head, const Op& op) {
-  V x = values[i];
-  if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
-  return x;
-}
-
-// Phase 2: bit j set where element first + j (< count) starts a run; element 0 of the input
-// (at_start) always does.
-template <class K, class Eq, class Shape>
-__device__ __forceinline__ std::uint32_t find_heads(const K* keys, const K& previous_key,
-                                                    int first, int count, bool at_start,
-                                                    const Eq& eq) {
-  K previous = threadIdx.x == 0 ? previous_key : keys[first - 1];
-  std::uint32_t mask = 0;
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (first + j < count) {
-      const K key = keys[first + j];
-      const bool head = (j == 0 && at_start) || !eq(previous, key);
-      previous = key;
-      mask |= head ? 1u << j : 0u;
-    }
-  }
-  return mask;
-}
-
-// Index of the thread's first head, or Shape::items when it holds none.
-template <class Shape>
-__device__ __forceinline__ int first_head(std::uint32_t head_mask) {
-  return head_mask == 0 ? Shape::items : __ffs(int(head_mask)) - 1;
-}
-
-// Phase 3: the thread's run state (first < count): its heads, and the fold of its values
-// from its last head on (all of them without a head), in fold_element's order (same bits).
-// The reduction reads only that tail. The scans fold from the first head on and write
-// those elements' results in place at once (they need nothing from before the thread), so
-// phase 5 refolds only the elements before the first head: with runs of mean length 1 or 8
-// each value is read once.
-template <runs_kind Kind, class K, class V, class Op, class Shape>
-__device__ __forceinline__ run_state<V> fold_own(const runs_io<K, V>& io, V* values, int first,
-                                                 int count, std::uint32_t head_mask,
-                                                 const Op& op) {
-  const int heads_from = first_head<Shape>(head_mask);  // scan results written from here
-  const int last = head_mask == 0 ? 0 : 31 - __clz(head_mask);
-  const int start = Kind == runs_kind::scan && head_mask != 0 ? heads_from : last;
-  run_state<V> r{__popc(head_mask), V{}, 1};
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (j >= start && first + j < count) {
-      const bool head = (head_mask >> j) & 1u;
-      const V x = element_value<Kind>(io, values, first + j, head, op);
-      const V before = r.value;
-      r.value = head || j == start ? x : op(r.value, x);
-      if (Kind == runs_kind::scan && j >= heads_from)
-        values[first + j] = io.inclusive ? r.value : (head ? io.init : before);
-    }
-  }
-  return r;
-}
-
-// Phase 5's copy of the reduction's staged per-run outputs to their places: keys of the
-// tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
-// the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped.
-template <class K, class V, class Storage, class Shape>
-__device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
-                                           std::int64_t first_run, int heads, bool last_tile) {
-  if (io.keys_out)
-    for (int l = threadIdx.x; l < heads; l += Shape::threads)
-      if (first_run + l < io.capacity) io.keys_out[first_run + l] = s.keys[l];
-  if (!io.values_out) return;
-  const int slots = heads + (last_tile ? 1 : 0);
-  for (int l = threadIdx.x; l < slots; l += Shape::threads) {
-    const std::int64_t r = first_run - 1 + l;
-    if (r >= 0 && r < io.capacity) io.values_out[r] = s.values[l];
-  }
-}
-
-// Phase 5 of the scan kind: each thread rewrites its own staged values before its first
-// head (fold_own wrote the rest) with its scan results, so no thread reads what another
-// writes and no barrier is needed in between.
-template <class K, class V, class Op, class Shape>
-__device__ __forceinline__ void stage_scan(const runs_io<K, V>& io, V* values, int first,
-                                           int count, std::uint32_t head_mask,
-                                           run_state<V> run, const Op& op) {
-  const int heads_from = first_head<Shape>(head_mask);
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    if (first + j >= count || j >= heads_from) continue;  // no head among these elements
-    const V before = run.value;
-    parprim::detail::fold_element(
-        run, false, element_value<runs_kind::scan>(io, values, first + j, false, op), op);
-    values[first + j] = io.inclusive ? run.value : before;
-  }
-}
-
-// Phase 5 of the reduction: a run's outputs are staged at its rank within the tile, which
-// may lie among the elements of an earlier thread that has not read them yet. So each thread
-// first reads its elements into registers (only now, not across the block scan and the
-// look-back), and stages after a barrier.
-template <class K, class V, class Op, class Storage, class Shape>
-__device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
-                                           std::int64_t base, int first, int count,
-                                           std::uint32_t head_mask, std::int64_t first_run,
-                                           run_state<V> run, const Op& op) {
-  constexpr int I = Shape::items;
-  K k[I];
-  V v[I];
-#pragma unroll
-  for (int j = 0; j < I; ++j) {
-    if (first + j >= count) continue;
-    const bool head = (head_mask >> j) & 1u;
-    if (io.keys_out && head) k[j] = s.keys[first + j];  // only a run's first key is written
-    v[j] = element_value<runs_kind::reduce>(io, s.values, first + j, head, op);
-  }
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < I; ++j) {
-    if (first + j >= count) continue;
-    const bool head = (head_mask >> j) & 1u;
-    const int local = int(run.heads - first_run);  // rank of this run's head in the tile
-    if (head) {
-      if (run.valid) s.values[local] = run.value;  // closes run (heads - 1)
-      if (io.keys_out) s.keys[local] = k[j];
-    }
-    parprim::detail::fold_element(run, head, v[j], op);
-    if (base + first + j == io.n - 1) s.values[run.heads - first_run] = run.value;
-  }
-}
-
 template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_count_status counts,
                 cuda_prim::tile_status<run_carry<V>> carries, int* tile_counter,
                 std::int64_t* run_count, unsigned sleep_ns, Eq eq, Op op) {
-  using state = run_state<V>;
-  using sop_t = segmented_op<V, Op>;
+  using state = tile_state<V>;
+  using sop_t = tile_state_op<V, Op>;
   using block_scan_t = cuda_prim::block_scan<state, sop_t, Shape::threads>;
   constexpr int I = Shape::items;
   __shared__ storage<K, V, Op, Shape> s;
@@ -262,10 +140,13 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const int first = int(threadIdx.x) * I;
   std::uint32_t head_mask = 0;
   state mine = sop_t::identity();
-  if (first < count) {
-    head_mask = find_heads<K, Eq, Shape>(s.keys, s.previous_key, first, count,
-                                         base + first == 0, eq);
-    mine = fold_own<Kind, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
+  const bool at_start = base + first == 0;
+  if (first + I <= count) {
+    head_mask = find_heads<K, Eq, Shape, true>(s.keys, s.previous_key, first, count, at_start, eq);
+    mine = fold_own<Kind, true, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
+  } else if (first < count) {
+    head_mask = find_heads<K, Eq, Shape, false>(s.keys, s.previous_key, first, count, at_start, eq);
+    mine = fold_own<Kind, false, K, V, Op, Shape>(io, s.values, first, count, head_mask, op);
   }
   const int warp = cuda_prim::warp_id();
   const cuda_prim::warp_scan_result<state> in_warp = cuda_prim::warp_scan(mine, sop);
@@ -279,7 +160,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     const state total = block_scan_t::scan_warp_totals(s.scan, sop);
     if (cuda_prim::lane_id() == 0) s.scan.block_total = total;
     if constexpr (counts_runs<Kind>)
-      resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads, counts, run_count, sleep_ns);
+      resolve_count<decltype(s), Shape>(s, tile, num_tiles, total.heads(), counts, run_count,
+                                        sleep_ns);
     else
       resolve_carry<V, Op, decltype(s), Shape>(s, tile, num_tiles, total, carries, sleep_ns, op);
   } else if (warp == carry_warp<Kind>) {
@@ -293,28 +175,24 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   if (Kind == runs_kind::reduce && !io.keys_out && !io.values_out) return;  // the count only
 
   // ---- Phase 5: walk again from this thread's prefix; stage the outputs, store them.
-  state tile_prefix = sop_t::identity();
-  if (tile > 0) {
-    tile_prefix.heads = counts_runs<Kind> ? s.first_run : 0;
-    tile_prefix.value = s.carry;
-    tile_prefix.valid = 1;
-  }
-  const std::int64_t first_run = tile_prefix.heads;
+  // The carry into the tile (none into tile 0) joins the thread's exclusive prefix within the
+  // tile; the run offset stays apart (run ranks are tile-local).
+  const state carry_in = tile > 0 ? state{1u, s.carry} : sop_t::identity();
+  const std::int64_t first_run = counts_runs<Kind> && tile > 0 ? s.first_run : 0;
   state exclusive = in_warp.exclusive;  // warp 0 lane 0: the identity
   if (warp > 0) {
     const state before = s.scan.warp_prefix[warp];
     exclusive = cuda_prim::lane_id() == 0 ? before : sop(before, in_warp.exclusive);
   }
-  const state run = sop(tile_prefix, exclusive);
+  const state run = sop(carry_in, exclusive);
   if constexpr (Kind == runs_kind::scan) {
     stage_scan<K, V, Op, Shape>(io, s.values, first, count, head_mask, run, op);
     __syncthreads();
     cuda_prim::store_from_shared<V, Shape>(io.values_out + base, s.values, count);
   } else {
-    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, first_run,
-                                             run, op);
+    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, run, op);
     __syncthreads();
-    store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads),
+    store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads()),
                                          tile == num_tiles - 1);
   }
 }

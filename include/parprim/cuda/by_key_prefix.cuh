@@ -36,7 +36,6 @@
 
 namespace parprim::cuda_kernels::by_key {
 
-using parprim::detail::run_state;
 using parprim::detail::runs_kind;
 
 // What a tile publishes for the value carry: whether it holds a head, and the fold of its
@@ -58,6 +57,36 @@ struct carry_op {
     if (b.head) return b;
     return run_carry<V>{op(a.value, b.value), a.head};
   }
+};
+
+// A run state within one tile, the block scan's element: run_state (detail/runs.hpp) with the
+// head count and the valid flag packed into one 32-bit word, 2 x heads + valid (a tile holds
+// at most 2^30 heads). A warp-scan step then shuffles 2 words for 4-byte values where
+// run_state's 64-bit count, value and flag took 4, and adds 32-bit counts; the tile's run
+// offset (64-bit) joins once per tile, in phase 5.
+template <class V>
+struct tile_state {
+  std::uint32_t count;  // 2 x heads + valid
+  V value;
+  __device__ __forceinline__ bool valid() const { return (count & 1u) != 0; }
+  __device__ __forceinline__ std::uint32_t heads() const { return count >> 1; }
+};
+
+// segmented_op on tile states: a head in b restarts the fold; the operator is called on the
+// same values in the same order, so the results keep their bits.
+template <class V, class Op>
+struct tile_state_op {
+  Op op;
+  __device__ __forceinline__ tile_state<V> operator()(const tile_state<V>& a,
+                                                      const tile_state<V>& b) const {
+    // Without early returns, so the warp scan's steps compile to selects and one predicated
+    // operator call rather than branches. Counts add, less the flag where both hold it.
+    const std::uint32_t count = a.count + b.count - (a.count & b.count & 1u);
+    V value = b.valid() ? b.value : a.value;
+    if (a.valid() && b.valid() && b.heads() == 0) value = op(a.value, b.value);
+    return tile_state<V>{count, value};
+  }
+  __device__ __forceinline__ static tile_state<V> identity() { return tile_state<V>{0u, V{}}; }
 };
 
 }  // namespace parprim::cuda_kernels::by_key
@@ -122,11 +151,11 @@ __device__ __forceinline__ void resolve_count(Storage& s, int tile, int num_tile
 // reaches past it); the others publish the inclusive one after their look-back.
 template <class V, class Op, class Storage, class Shape>
 __device__ __forceinline__ void resolve_carry(Storage& s, int tile, int num_tiles,
-                                              const run_state<V>& total,
+                                              const tile_state<V>& total,
                                               const cuda_prim::tile_status<run_carry<V>>& carries,
                                               unsigned sleep_ns, const Op& op) {
   const carry_op<V, Op> cop{op};
-  const run_carry<V> aggregate{total.value, total.heads > 0 ? 1u : 0u};
+  const run_carry<V> aggregate{total.value, total.heads() > 0 ? 1u : 0u};
   if (cuda_prim::lane_id() == 0 && tile < num_tiles - 1) {
     carries.publish_aggregate(tile, aggregate);
     if (aggregate.head) carries.publish_inclusive(tile, aggregate);

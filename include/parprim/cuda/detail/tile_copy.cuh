@@ -44,9 +44,16 @@ template <class T, class Shape>
 __device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
   if constexpr (tile_in_units<T, Shape>) {
     if (count == Shape::tile && aligned16(dst)) {
+      // Unrolled to the compile-time count per thread, as the load: the strided loop compiled
+      // to a remainder loop and 16-, 8- and 4-way bodies, ~45-55 instructions per thread for
+      // the 3.75 units of a 3840 x 4-byte tile, against ~15 unrolled (sm_90 SASS).
       constexpr int units = int(Shape::tile * sizeof(T) / 16);
-      for (int u = threadIdx.x; u < units; u += Shape::threads)
-        reinterpret_cast<uint4*>(dst)[u] = reinterpret_cast<const uint4*>(src)[u];
+      constexpr int per_thread = (units + Shape::threads - 1) / Shape::threads;
+#pragma unroll
+      for (int k = 0; k < per_thread; ++k) {
+        const int u = int(threadIdx.x) + k * Shape::threads;
+        if (u < units) reinterpret_cast<uint4*>(dst)[u] = reinterpret_cast<const uint4*>(src)[u];
+      }
       return;
     }
   }
