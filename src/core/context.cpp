@@ -36,7 +36,6 @@ context_state::~context_state() {
 #endif
   }
 #if PARPRIM_HAVE_CUDA
-  if (kind == backend::cuda) cuda_rt::free_readback(*this);
   if (kind == backend::cuda && owns_stream) cuda_rt::destroy_stream(device, stream);
 #endif
 }

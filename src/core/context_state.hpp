@@ -25,11 +25,6 @@ struct context_state {
   std::mutex alloc_mutex;
   std::multimap<std::size_t, void*> free_blocks;
 
-  // Pinned host memory for short copies to the host (a count, a verdict), made on first use:
-  // into pageable memory the driver stages the copy itself (see cuda_runtime.cpp).
-  std::mutex readback_mutex;
-  void* readback = nullptr;
-
   // Checks queued by kernels, run and cleared by synchronize().
   std::mutex check_mutex;
   std::vector<std::function<void()>> deferred_checks;

@@ -24,7 +24,6 @@ void device_free(detail::context_state& s, void* p) noexcept;
 
 void copy_from_host(detail::context_state& s, void* dst, const void* src, std::size_t bytes);
 void copy_to_host(detail::context_state& s, void* dst, const void* src, std::size_t bytes);
-void free_readback(detail::context_state& s) noexcept;  // the pinned buffer of copy_to_host
 void copy(detail::context_state& s, void* dst, const void* src, std::size_t bytes);
 void fill_bytes(detail::context_state& s, void* dst, unsigned char v, std::size_t bytes);
 

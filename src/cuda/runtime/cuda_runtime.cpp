@@ -90,31 +90,10 @@ void copy_from_host(context_state& s, void* dst, const void* src, std::size_t by
         "copy_from_host", "cudaMemcpyAsync");
 }
 
-// Copies of up to this many bytes go through the context's pinned buffer: the counts and
-// verdicts that primitives read back before returning (unique, reduce_by_key, the offsets
-// check of the segmented primitives, ...), where the round trip is the cost.
-constexpr std::size_t readback_bytes = 256;
-
 void copy_to_host(context_state& s, void* dst, const void* src, std::size_t bytes) {
-  if (bytes <= readback_bytes) {
-    std::lock_guard<std::mutex> lock(s.readback_mutex);
-    if (!s.readback)
-      check(cudaHostAlloc(&s.readback, readback_bytes, cudaHostAllocPortable), s.name,
-            "copy_to_host", "cudaHostAlloc");
-    check(cudaMemcpyAsync(s.readback, src, bytes, cudaMemcpyDefault, stream_of(s)), s.name,
-          "copy_to_host", "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(stream_of(s)), s.name, "copy_to_host", "cudaStreamSynchronize");
-    std::memcpy(dst, s.readback, bytes);
-    return;
-  }
   check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_of(s)), s.name, "copy_to_host",
         "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream_of(s)), s.name, "copy_to_host", "cudaStreamSynchronize");
-}
-
-void free_readback(context_state& s) noexcept {
-  if (s.readback) cudaFreeHost(s.readback);
-  s.readback = nullptr;
 }
 
 void copy(context_state& s, void* dst, const void* src, std::size_t bytes) {
