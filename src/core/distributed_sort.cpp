@@ -248,15 +248,11 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
       if (m > 0) got_at = (got_at + lead + m + align - 1) / align * align;
       chunk_n += m;
     }
-    // The rank's own run is copied on ctx, beside the exchange (the communicator would queue
-    // it on side, ahead of the chunk's transfers).
+    // The rank's own run is merged where it lies in the sorted slice (its place in got stays
+    // reserved: the merge rounds of 3 or more ranks use the chunk's part of got as scratch).
     const std::int64_t own_from = split(r, k, r);
-    if (runs[r].n > 0) {
-      ctx.copy(runs[r].keys, keys.slice(r).data() + own_from, static_cast<std::size_t>(runs[r].n) * sizeof(K));
-      if (values)
-        ctx.copy(runs[r].values, values->slice(r).data() + own_from,
-                 static_cast<std::size_t>(runs[r].n) * sizeof(V));
-    }
+    runs[r] = {keys.slice(r).data() + own_from, values ? values->slice(r).data() + own_from : nullptr,
+               runs[r].n};
     send_n[r] = recv_n[r] = 0;
     comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
                       detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
