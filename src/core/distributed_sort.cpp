@@ -28,8 +28,8 @@
 //   in its extra passes, so sort first with the chunked merge is the one built. The 1.7x
 //   target (29 ms) needs everything but the local sort in 4.3 ms, under what the exchange of
 //   2 GiB alone takes at NCCL's link rate. Measured on 2 H200s (2026-11-23, 4 aligned chunks):
-//   local sort 20.96 + splitters 0.72 + exchange 6.95 (309 GB/s) + merge left 0.87 = 29.5 ms,
-//   1.42x; pairs 44.4 ms, 1.25x.
+//   local sort 20.95 + splitters 0.68 + exchange 6.54 (329 GB/s) + merge left 0.86 = 29.0 ms,
+//   1.44x; pairs 42.8 ms, 1.30x.
 #include <algorithm>
 #include <chrono>
 #include <vector>
