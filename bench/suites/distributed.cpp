@@ -10,7 +10,7 @@
 // gives them: a second table, and "<step>_ms" in the rows' extra fields. Beside the steps, the
 // link's yardstick: what the copy engines carry between GPU 0 and GPU 1 in both directions at
 // once, for the bytes one GPU sends in the 2-GPU exchange (no NCCL), and what NCCL's
-// send/recv carries for the same bytes alone: in one call, in the sort's 8 chunks, and with
+// send/recv carries for the same bytes alone: in one call, in 8 calls, and with
 // the buffers registered with NCCL (zero-copy P2P, from cudaMalloc or from ncclMemAlloc), and
 // with the data 4 bytes past 16-byte boundaries on both sides or 4 and 8 bytes past them.
 #include <algorithm>
@@ -220,6 +220,19 @@ void sort_scaling(session& s, table& t, table& step_table, int max_gpus, std::in
 }
 
 #if PARPRIM_HAVE_CUDA
+// One row of the link's yardsticks: `bytes` each way between GPU 0 and GPU 1 at `gbps`.
+row link_row(const std::string& variant, std::size_t bytes, double gbps) {
+  row r;
+  r.primitive = "peer_copy";
+  r.variant = variant;
+  r.type = "u8";
+  r.n = static_cast<std::int64_t>(bytes);
+  r.ms = static_cast<double>(bytes) / (gbps * 1e6);
+  r.gbps = gbps;
+  r.extra["gpus"] = 2;
+  return r;
+}
+
 void link_yardstick(session& s, std::int64_t sort_n) {
   // A 2-GPU sort of sort_n u32 keys sends a quarter of the keys from each GPU.
   const auto bytes = static_cast<std::size_t>(sort_n) * sizeof(std::uint32_t) / 4;
@@ -228,15 +241,7 @@ void link_yardstick(session& s, std::int64_t sort_n) {
   std::cout << "\nlink yardstick: copy engines, GPU 0 <-> GPU 1 both directions at once, "
             << fmt_int(static_cast<std::int64_t>(bytes)) << " bytes each way: " << fmt(gbps, 0)
             << " GB/s per direction\n";
-  row r;
-  r.primitive = "peer_copy";
-  r.variant = "copy_engines_bidirectional";
-  r.type = "u8";
-  r.n = static_cast<std::int64_t>(bytes);
-  r.ms = static_cast<double>(bytes) / (gbps * 1e6);
-  r.gbps = gbps;
-  r.extra["gpus"] = 2;
-  s.add(std::move(r));
+  s.add(link_row("copy_engines_bidirectional", bytes, gbps));
   using yardstick::nccl_exchange_way;
   const std::vector<nccl_exchange_way> ways = {{"nccl_sendrecv", 1, false, false},
                                                {"nccl_sendrecv_8_chunks", 8, false, false},
@@ -253,14 +258,7 @@ void link_yardstick(session& s, std::int64_t sort_n) {
     std::cout << fmt(e.gbps, 0) << " GB/s per direction";
     if (e.register_ms > 0) std::cout << " (registering the buffers: " << fmt(e.register_ms, 2) << " ms)";
     std::cout << "\n";
-    row n;
-    n.primitive = "peer_copy";
-    n.variant = e.name;
-    n.type = "u8";
-    n.n = static_cast<std::int64_t>(bytes);
-    n.ms = static_cast<double>(bytes) / (e.gbps * 1e6);
-    n.gbps = e.gbps;
-    n.extra["gpus"] = 2;
+    row n = link_row(e.name, bytes, e.gbps);
     if (e.register_ms > 0) n.extra["register_ms"] = e.register_ms;
     s.add(std::move(n));
   }

@@ -13,6 +13,9 @@
 #include "parprim/context.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/span.hpp"
+#if PARPRIM_HAVE_CUDA
+#include "cuda/runtime/bridge.hpp"
+#endif
 
 namespace parprim::detail {
 
@@ -93,8 +96,6 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
                 const void* values_in, void* values_out, std::size_t value_bytes,
                 detail::key_order order);
 void stream_wait(const context& waiter, const context& signaler);
-void* create_priority_stream(int device);  // non-blocking, the device's highest priority
-void destroy_stream(int device, void* stream) noexcept;
 }  // namespace parprim::cuda_backend
 
 namespace parprim::detail::local {
@@ -178,7 +179,7 @@ class side_queue {
         ctx_.synchronize();
       } catch (...) {  // the stream goes anyway; the caller has its own error to report
       }
-      cuda_backend::destroy_stream(device_, stream_);
+      cuda_rt::destroy_stream(device_, stream_);
     }
 #endif
   }
@@ -190,7 +191,7 @@ class side_queue {
   static context make(const context& ctx, void*& stream) {
 #if PARPRIM_HAVE_CUDA
     if (ctx.kind() == backend::cuda) {
-      stream = cuda_backend::create_priority_stream(ctx.device());
+      stream = cuda_rt::create_stream(ctx.device(), "dist::side_queue", true);
       return context::cuda(ctx.device(), stream);
     }
 #endif

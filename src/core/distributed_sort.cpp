@@ -232,28 +232,28 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
     const std::int64_t chunk_got = got_at;
     std::int64_t chunk_n = 0;
     for (int p = 0; p < P; ++p) {
-      // To rank p: my keys in chunk k of rank p (its last chunk ends where rank p + 1's
-      // first begins), sent from the aligned position at or before their start.
-      const std::int64_t from = split(p, k, r);
-      const std::int64_t count = split(p, k + 1, r) - from;
-      send_at[p] = from - from % align;
-      send_n[p] = count > 0 ? count + from % align : 0;
-      // From rank p: its keys in my chunk k, with the same lead, at the next aligned place.
+      // From rank p: its keys in my chunk k (its last chunk ends where rank p + 1's first
+      // begins), at the next aligned place of got with the same lead as at their source.
       const std::int64_t source = split(r, k, p);
       const std::int64_t m = split(r, k + 1, p) - source;
       const std::int64_t lead = source % align;
-      recv_at[p] = got_at;
-      recv_n[p] = m > 0 ? m + lead : 0;
-      runs[p] = in_got(got_at + lead, m);
+      if (p == r) {
+        // My own run is merged where it lies in the sorted slice; its place in got stays
+        // reserved (the merge rounds of 3 or more ranks use the chunk's part of got as scratch).
+        runs[p] = {keys.slice(r).data() + source, values ? values->slice(r).data() + source : nullptr, m};
+      } else {
+        recv_at[p] = got_at;
+        recv_n[p] = m > 0 ? m + lead : 0;
+        runs[p] = in_got(got_at + lead, m);
+        // To rank p: my keys in its chunk k, from the aligned position at or before their start.
+        const std::int64_t from = split(p, k, r);
+        const std::int64_t count = split(p, k + 1, r) - from;
+        send_at[p] = from - from % align;
+        send_n[p] = count > 0 ? count + from % align : 0;
+      }
       if (m > 0) got_at = (got_at + lead + m + align - 1) / align * align;
       chunk_n += m;
     }
-    // The rank's own run is merged where it lies in the sorted slice (its place in got stays
-    // reserved: the merge rounds of 3 or more ranks use the chunk's part of got as scratch).
-    const std::int64_t own_from = split(r, k, r);
-    runs[r] = {keys.slice(r).data() + own_from, values ? values->slice(r).data() + own_from : nullptr,
-               runs[r].n};
-    send_n[r] = recv_n[r] = 0;
     comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
                       detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
                       detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(recv_n, sizeof(K)));

@@ -139,22 +139,6 @@ void merge_runs(const context& ctx, span<const K> keys, std::int64_t mid, span<K
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-void* create_priority_stream(int device) {
-  const std::string name = "cuda:" + std::to_string(device);
-  const char* who = "dist::side_queue";
-  PARPRIM_CUDA_CHECK(name, who, cudaSetDevice(device));
-  int least = 0, greatest = 0;
-  PARPRIM_CUDA_CHECK(name, who, cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  cudaStream_t s = nullptr;
-  PARPRIM_CUDA_CHECK(name, who, cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
-  return s;
-}
-
-void destroy_stream(int device, void* stream) noexcept {
-  cudaSetDevice(device);
-  cudaStreamDestroy(static_cast<cudaStream_t>(stream));
-}
-
 void stream_wait(const context& waiter, const context& signaler) {
   using namespace cuda_kernels;
   const char* who = "dist::stream_wait";

@@ -15,7 +15,9 @@ struct context_state;
 namespace parprim::cuda_rt {
 
 int device_count() noexcept;                       // 0 when the driver or device is missing
-void* create_stream(int device, const char* who);  // non-blocking stream
+// A non-blocking stream; of the device's highest priority when asked (work that should be
+// scheduled ahead of the device's other streams).
+void* create_stream(int device, const char* who, bool highest_priority = false);
 void destroy_stream(int device, void* stream) noexcept;
 int multiprocessor_count(const detail::context_state& s, const char* who);  // of s.device, checked
 

@@ -45,11 +45,18 @@ int device_count() noexcept {
   return n;
 }
 
-void* create_stream(int device, const char* who) {
+void* create_stream(int device, const char* who, bool highest_priority) {
   std::string name = "cuda:" + std::to_string(device);
   check(cudaSetDevice(device), name, who, "cudaSetDevice");
+  int priority = 0;  // the default
+  if (highest_priority) {
+    int least = 0;
+    check(cudaDeviceGetStreamPriorityRange(&least, &priority), name, who,
+          "cudaDeviceGetStreamPriorityRange");
+  }
   cudaStream_t s = nullptr;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), name, who, "cudaStreamCreate");
+  check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priority), name, who,
+        "cudaStreamCreateWithPriority");
   return s;
 }
 
