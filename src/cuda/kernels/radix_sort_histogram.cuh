@@ -9,12 +9,35 @@ namespace parprim::cuda_kernels::onesweep {
 
 // ---- 1. Upfront histogram --------------------------------------------------------------------
 // Every pass's digit histogram in one read, into 64-bit totals (blocks count in 32 bits: a
-// block sees at most n / grid keys). Each warp counts into one of `histogram_copies` copies
-// of the bins, so that lanes of different warps adding the same digit do not queue on one
-// shared word; the copies are summed at the end.
+// block sees at most n / grid keys). Several copies of the bins in shared memory, summed at
+// the end, laid out by histogram_layout.
 
-// Counts one key's digits of every pass into the block's bins.
+// Where the copies of the bins lie. Keys of up to 4 bytes: one copy per lane, copy l of every
+// bin in bank l (word bin * 32 + l), so a warp's 32 atomics hit 32 different banks whatever
+// the digits. With copies shared by a warp's lanes, 32 uniform digits fall in random banks of
+// 8 bins each: ~3.5-way conflicts, about the 3.4 clocks per warp atomic the H100 spent. ncu
+// (2^27 u32 keys, default clocks): two copies per block (warp w into copy w % 2) 295-297 us,
+// CUB's histogram 285-286 us, one copy per lane 244-247 us; the sort 2.7308 -> 2.6876 /
+// 2.6926 ms, 1.03x -> 1.04-1.05x CUB in the same runs (bench/results/
+// 2026-11-21-h100-experiments.md, "one copy of the bins per lane"). 4 passes x 256 bins x 32 copies is 128 KiB: one block of
+// 1024 threads per SM. 8-byte keys (8 passes: 256 KiB by lane) keep one copy per block.
+constexpr int warp_lanes = 32;
+
 template <class U>
+struct histogram_layout {
+  static constexpr bool by_lane = sizeof(U) <= 4;
+  static constexpr int threads = by_lane ? tuning::lane_histogram_threads : tuning::histogram_threads;
+  static constexpr int blocks_per_sm = by_lane ? 1 : tuning::histogram_blocks_per_sm;
+  static constexpr int bins = int(sizeof(U)) * radix;  // 8-bit digits: one pass per key byte
+  static constexpr int copies = by_lane ? warp_lanes : 1;
+  static constexpr int stride = by_lane ? warp_lanes : 1;  // words from bin b to bin b + 1
+  static constexpr int shared_bytes = copies * bins * int(sizeof(unsigned));
+  __device__ static int slot(int copy, int bin) { return by_lane ? bin * copies + copy : copy * bins + bin; }
+  __device__ static int own_copy() { return by_lane ? int(threadIdx.x) % copies : 0; }
+};
+
+// Counts one key's digits of every pass into the thread's copy of the bins.
+template <class L, class U>
 __device__ __forceinline__ void count_digits(unsigned* bins, U key, key_params kp, int begin_bit,
                                              int end_bit, int passes) {
   constexpr int key_passes = int(sizeof(U));  // 8-bit digits: 1, 2, 4 or 8 passes at most
@@ -25,7 +48,7 @@ __device__ __forceinline__ void count_digits(unsigned* bins, U key, key_params k
       const int shift = begin_bit + p * tuning::radix_bits;
       const int width = min(tuning::radix_bits, end_bit - shift);
       const unsigned d = unsigned(image >> shift) & ((1u << width) - 1u);
-      atomicAdd(&bins[p * radix + d], 1u);
+      atomicAdd(&bins[(p * radix + int(d)) * L::stride], 1u);
     }
   }
 }
@@ -34,15 +57,14 @@ __device__ __forceinline__ void count_digits(unsigned* bins, U key, key_params k
 // round in flight before the first count, and full rounds (all but the grid's last) skip the
 // bounds checks. The keys past the last whole vector (fewer than 16 / sizeof(U)) go to block
 // 0. On the H100 the scalar loop with a check per key took 273 us at 2^27 u32 keys, CUB's
-// histogram 234 us (ncu, 2026-11-23); with vectors and two copies of the bins the u32 sort
-// went from 2.7428 to 2.7173 / 2.7154 ms at 2^27 (1.02x -> 1.03x CUB), and one copy alone
-// gained nothing (2.7396). 8-byte keys keep the scalar loop and one copy: vectors made their
-// sort 1% slower (8.3696 -> 8.4451 ms at 2^27).
-template <class U>
+// histogram 234 us (ncu --clock-control none, 2026-11-23); with vectors and two copies of the
+// bins the u32 sort went from 2.7428 to 2.7173 / 2.7154 ms at 2^27 (1.02x -> 1.03x CUB).
+// 8-byte keys keep the scalar loop: vectors made their sort 1% slower (8.3696 -> 8.4451 ms).
+template <class L, class U>
 __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std::int64_t count,
                                               key_params kp, int begin_bit, int end_bit,
                                               int passes) {
-  constexpr int threads = tuning::histogram_threads;
+  constexpr int threads = L::threads;
   constexpr int per_vector = 16 / int(sizeof(U));
   constexpr int vectors = tuning::histogram_items / per_vector;  // per thread per round
   static_assert(tuning::histogram_items % per_vector == 0, "whole vectors per thread");
@@ -64,28 +86,27 @@ __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std
       U k[per_vector];
       memcpy(k, &r[j], sizeof(r[j]));
 #pragma unroll
-      for (int e = 0; e < per_vector; ++e) count_digits(bins, k[e], kp, begin_bit, end_bit, passes);
+      for (int e = 0; e < per_vector; ++e) count_digits<L>(bins, k[e], kp, begin_bit, end_bit, passes);
     }
   }
   if (blockIdx.x == 0)
     for (std::int64_t i = whole * per_vector + threadIdx.x; i < count; i += threads)
-      count_digits(bins, keys[i], kp, begin_bit, end_bit, passes);
+      count_digits<L>(bins, keys[i], kp, begin_bit, end_bit, passes);
 }
 
-template <class U>
-__global__ void __launch_bounds__(tuning::histogram_threads, tuning::histogram_blocks_per_sm)
+// Dynamic shared memory: L::shared_bytes (over 48 KiB by lane: the launch opts in).
+template <class U, class L = histogram_layout<U>>
+__global__ void __launch_bounds__(L::threads, L::blocks_per_sm)
     onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
                        int end_bit, int passes, unsigned long long* hist /* [max_passes][radix] */) {
-  constexpr int key_passes = int(sizeof(U));
-  constexpr int threads = tuning::histogram_threads, items = tuning::histogram_items;
-  constexpr int copies = tuning::histogram_copies(int(sizeof(U))), bins = key_passes * radix;
-  __shared__ unsigned s_hist[copies * bins];
-  for (int i = threadIdx.x; i < copies * bins; i += threads) s_hist[i] = 0;
+  constexpr int threads = L::threads, items = tuning::histogram_items;
+  extern __shared__ unsigned s_hist[];  // [L::copies * L::bins], placed by L::slot
+  for (int i = threadIdx.x; i < L::copies * L::bins; i += threads) s_hist[i] = 0;
   __syncthreads();
-  unsigned* mine = s_hist + (int(threadIdx.x) / 32 % copies) * bins;
+  unsigned* mine = s_hist + L::slot(L::own_copy(), 0);
 
   if (sizeof(U) <= 4 && reinterpret_cast<std::uintptr_t>(keys) % 16 == 0) {
-    count_vectors(mine, keys, count, kp, begin_bit, end_bit, passes);
+    count_vectors<L>(mine, keys, count, kp, begin_bit, end_bit, passes);
   } else {
     const std::int64_t stride = std::int64_t(gridDim.x) * threads * items;
     for (std::int64_t base = std::int64_t(blockIdx.x) * threads * items; base < count;
@@ -99,15 +120,17 @@ __global__ void __launch_bounds__(tuning::histogram_threads, tuning::histogram_b
 #pragma unroll
       for (int j = 0; j < items; ++j) {
         if (base + j * threads + threadIdx.x >= count) break;
-        count_digits(mine, k[j], kp, begin_bit, end_bit, passes);
+        count_digits<L>(mine, k[j], kp, begin_bit, end_bit, passes);
       }
     }
   }
   __syncthreads();
+  // Thread t sums its bins' copies starting at copy t % copies: by lane, the 32 lanes of a
+  // warp then read 32 different banks.
   for (int i = threadIdx.x; i < passes * radix; i += threads) {
     unsigned total = 0;
-#pragma unroll
-    for (int c = 0; c < copies; ++c) total += s_hist[c * bins + i];
+    for (int c = 0; c < L::copies; ++c)
+      total += s_hist[L::slot((c + int(threadIdx.x)) % L::copies, i)];
     if (total) atomicAdd(&hist[i], (unsigned long long)total);
   }
 }

@@ -106,10 +106,16 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(z, 0, zeroed, stream));
 
   // 1. Histograms.
-  constexpr std::int64_t hist_tile = tuning::histogram_threads * tuning::histogram_items;
+  using hist_layout = histogram_layout<U>;
+  constexpr std::int64_t hist_tile = hist_layout::threads * tuning::histogram_items;
   const int hist_grid = int(std::min<std::int64_t>(ceil_div(n, hist_tile),
-                                                   std::int64_t(sms) * tuning::histogram_blocks_per_sm));
-  onesweep_histogram<U><<<hist_grid, tuning::histogram_threads, 0, stream>>>(
+                                                   std::int64_t(sms) * hist_layout::blocks_per_sm));
+  if constexpr (hist_layout::shared_bytes > 48 * 1024)
+    PARPRIM_CUDA_CHECK(ctx.name(), who,
+                       cudaFuncSetAttribute(onesweep_histogram<U>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            hist_layout::shared_bytes));
+  onesweep_histogram<U><<<hist_grid, hist_layout::threads, hist_layout::shared_bytes, stream>>>(
       a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // 2. Digit starts, skips, parity.
