@@ -20,8 +20,7 @@
 //   1. claim the next tile id from a global counter (tiles only wait for tiles whose blocks
 //      already run or have finished: no deadlock);
 //   2. load the tile's keys (and values) into shared memory with 16-byte vector loads when the
-//      tile is whole and aligned, coalesced scalars otherwise (tile blockIdx.x is loaded while
-//      the claim is in flight, and reloaded in the rare case the claim returns another); each thread then reads its
+//      tile is whole and aligned, coalesced scalars otherwise; each thread then reads its
 //      `items` consecutive keys (odd count: no bank conflicts) and the key before them, and
 //      marks its heads (!eq(previous key, key); element 0 is always one) as bits of a
 //      32-bit mask;
@@ -112,16 +111,6 @@ struct storage {
   int tile;
 };
 
-// Phase 2: tile `tile`'s keys and values into shared memory (all loads of both in flight
-// before the first store), and the key just before it.
-template <class Shape, class Storage, class K, class V>
-__device__ __forceinline__ void load_tile(Storage& s, const runs_io<K, V>& io, int tile) {
-  const std::int64_t base = std::int64_t(tile) * Shape::tile;
-  const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
-  cuda_prim::load_pair_to_shared<K, V, Shape>(s.keys, io.keys + base, s.values, io.values + base, count);
-  if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
-}
-
 template <runs_kind Kind, class K, class V, class Eq, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     runs_kernel(runs_io<K, V> io, int num_tiles, cuda_prim::tile_count_status counts,
@@ -135,18 +124,14 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
   const sop_t sop{op};
 
   // ---- Phases 1 and 2: claim a tile, load it.
-  // The counter's answer takes an L2 round trip, and blocks start in (nearly) blockIdx order,
-  // so the block loads tile blockIdx.x while the atomic is in flight and reloads only when the
-  // answer differs (as scan.cuh and select_lookback.cuh do). Not in place (a scan whose out
-  // is its values): a wrong guess could read a tile that its owner is rewriting.
   if (threadIdx.x == 0) s.tile = num_tiles == 1 ? 0 : atomicAdd(tile_counter, 1);
-  const bool speculate = io.values_out != io.values;
-  if (speculate) load_tile<Shape>(s, io, int(blockIdx.x));
   __syncthreads();
   const int tile = s.tile;
-  if (!speculate || tile != int(blockIdx.x)) load_tile<Shape>(s, io, tile);
   const std::int64_t base = std::int64_t(tile) * Shape::tile;
   const int count = io.n - base < Shape::tile ? int(io.n - base) : Shape::tile;
+  cuda_prim::load_to_shared<K, Shape>(s.keys, io.keys + base, count);
+  cuda_prim::load_to_shared<V, Shape>(s.values, io.values + base, count);
+  if (threadIdx.x == 0 && base > 0) s.previous_key = io.keys[base - 1];
   __syncthreads();
 
   // ---- Phases 2 and 3: this thread's heads (bit j of head_mask: element first + j starts a

@@ -39,45 +39,6 @@ __device__ __forceinline__ void load_to_shared(T* dst, const T* src, int count) 
   for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
 }
 
-// The same tile of two arrays (a by-key tile's keys and values): every load of both issued
-// before the first store, so the block waits for one DRAM latency instead of two in a row.
-template <class A, class B, class Shape>
-__device__ __forceinline__ void load_pair_to_shared(A* dst_a, const A* src_a, B* dst_b,
-                                                    const B* src_b, int count) {
-  if constexpr (tile_in_units<A, Shape> && tile_in_units<B, Shape>) {
-    if (count == Shape::tile && aligned16(src_a) && aligned16(src_b)) {
-      constexpr int units_a = int(Shape::tile * sizeof(A) / 16);
-      constexpr int units_b = int(Shape::tile * sizeof(B) / 16);
-      constexpr int per_a = (units_a + Shape::threads - 1) / Shape::threads;
-      constexpr int per_b = (units_b + Shape::threads - 1) / Shape::threads;
-      uint4 ra[per_a], rb[per_b];
-#pragma unroll
-      for (int k = 0; k < per_a; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units_a) ra[k] = reinterpret_cast<const uint4*>(src_a)[u];
-      }
-#pragma unroll
-      for (int k = 0; k < per_b; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units_b) rb[k] = reinterpret_cast<const uint4*>(src_b)[u];
-      }
-#pragma unroll
-      for (int k = 0; k < per_a; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units_a) reinterpret_cast<uint4*>(dst_a)[u] = ra[k];
-      }
-#pragma unroll
-      for (int k = 0; k < per_b; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
-        if (u < units_b) reinterpret_cast<uint4*>(dst_b)[u] = rb[k];
-      }
-      return;
-    }
-  }
-  load_to_shared<A, Shape>(dst_a, src_a, count);
-  load_to_shared<B, Shape>(dst_b, src_b, count);
-}
-
 // dst[0, count) = src[0, count), the way back.
 template <class T, class Shape>
 __device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
