@@ -12,28 +12,31 @@ namespace parprim::cuda_kernels::onesweep {
 // block sees at most n / grid keys). Several copies of the bins in shared memory, summed at
 // the end, laid out by histogram_layout.
 
-// Where the copies of the bins lie. Keys of up to 4 bytes: one copy per lane, copy l of every
-// bin in bank l (word bin * 32 + l), so a warp's 32 atomics hit 32 different banks whatever
-// the digits. With copies shared by a warp's lanes, 32 uniform digits fall in random banks of
-// 8 bins each: ~3.5-way conflicts, about the 3.4 clocks per warp atomic the H100 spent. ncu
-// (2^27 u32 keys, default clocks): two copies per block (warp w into copy w % 2) 295-297 us,
-// CUB's histogram 285-286 us, one copy per lane 244-247 us; the sort 2.7308 -> 2.6876 /
-// 2.6926 ms, 1.03x -> 1.04-1.05x CUB in the same runs (bench/results/
-// 2026-11-21-h100-experiments.md, "one copy of the bins per lane"). 4 passes x 256 bins x 32 copies is 128 KiB: one block of
-// 1024 threads per SM. 8-byte keys (8 passes: 256 KiB by lane) keep one copy per block.
+// Where the copies of the bins lie: copy c of bin b in word b * copies + c, thread t counting
+// into copy t % copies. Keys of up to 4 bytes: one copy per lane, so copy l of every bin is in
+// bank l and a warp's 32 atomics hit 32 different banks whatever the digits. With copies
+// shared by a warp's lanes, 32 uniform digits fall in random banks of 8 bins each: ~3.5-way
+// conflicts, about the 3.4 clocks per warp atomic the H100 spent. ncu (2^27 u32 keys, default
+// clocks): two copies per block (warp w into copy w % 2) 295-297 us, CUB's histogram
+// 285-286 us, one copy per lane 244-247 us; the sort 2.7308 -> 2.6876 / 2.6926 ms, 1.03x ->
+// 1.04-1.05x CUB in the same runs. 4 passes x 256 bins x 32 copies is 128 KiB: one block of
+// 1024 threads per SM. 8-byte keys have 8 passes, so 16 copies fit the same 128 KiB: lanes l
+// and l + 16 share copy l % 16's bank for bins of one parity, at most 2-way conflicts; against
+// one copy per block of 256 threads (4 blocks per SM) the u64 sort at 2^27 went from 8.4015
+// to 8.3426 / 8.3031 ms (1.02x -> 1.03x CUB, same call). Both in bench/results/
+// 2026-11-21-h100-experiments.md ("one copy of the bins per lane").
 constexpr int warp_lanes = 32;
 
 template <class U>
 struct histogram_layout {
-  static constexpr bool by_lane = sizeof(U) <= 4;
-  static constexpr int threads = by_lane ? tuning::lane_histogram_threads : tuning::histogram_threads;
-  static constexpr int blocks_per_sm = by_lane ? 1 : tuning::histogram_blocks_per_sm;
+  static constexpr int copies = sizeof(U) <= 4 ? warp_lanes : warp_lanes / 2;
+  static constexpr int threads = tuning::histogram_threads;
   static constexpr int bins = int(sizeof(U)) * radix;  // 8-bit digits: one pass per key byte
-  static constexpr int copies = by_lane ? warp_lanes : 1;
-  static constexpr int stride = by_lane ? warp_lanes : 1;  // words from bin b to bin b + 1
+  static constexpr int stride = copies;                // words from bin b to bin b + 1
   static constexpr int shared_bytes = copies * bins * int(sizeof(unsigned));
-  __device__ static int slot(int copy, int bin) { return by_lane ? bin * copies + copy : copy * bins + bin; }
-  __device__ static int own_copy() { return by_lane ? int(threadIdx.x) % copies : 0; }
+  static_assert(shared_bytes <= 128 * 1024, "one block per SM");
+  __device__ static int slot(int copy, int bin) { return bin * copies + copy; }
+  __device__ static int own_copy() { return int(threadIdx.x) % copies; }
 };
 
 // Counts one key's digits of every pass into the thread's copy of the bins.
@@ -94,9 +97,9 @@ __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std
       count_digits<L>(bins, keys[i], kp, begin_bit, end_bit, passes);
 }
 
-// Dynamic shared memory: L::shared_bytes (over 48 KiB by lane: the launch opts in).
+// Dynamic shared memory: L::shared_bytes (up to 128 KiB: the launch opts in).
 template <class U, class L = histogram_layout<U>>
-__global__ void __launch_bounds__(L::threads, L::blocks_per_sm)
+__global__ void __launch_bounds__(L::threads, 1)
     onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
                        int end_bit, int passes, unsigned long long* hist /* [max_passes][radix] */) {
   constexpr int threads = L::threads, items = tuning::histogram_items;

@@ -109,7 +109,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   using hist_layout = histogram_layout<U>;
   constexpr std::int64_t hist_tile = hist_layout::threads * tuning::histogram_items;
   const int hist_grid = int(std::min<std::int64_t>(ceil_div(n, hist_tile),
-                                                   std::int64_t(sms) * hist_layout::blocks_per_sm));
+                                                   std::int64_t(sms)));  // one block per SM (its 128 KiB)
   if constexpr (hist_layout::shared_bytes > 48 * 1024)
     PARPRIM_CUDA_CHECK(ctx.name(), who,
                        cudaFuncSetAttribute(onesweep_histogram<U>,

@@ -49,16 +49,13 @@ struct onesweep_tuning {
   // apart they run alike (pairs at 2^27: 4.95 -> 4.66 ms; bench/results).
   static constexpr int temp_values_skew = (1 << 20) + 256;
   // The upfront histogram: 16 keys per thread per round (16-byte loads for keys of up to 4
-  // bytes, when aligned); keys of up to 4 bytes count into one copy of the bins per lane, in
-  // blocks of 1024 threads, one per SM (128 KiB of shared memory for 4-byte keys); 8-byte keys
-  // into one copy per block of 256 threads, 4 blocks per SM (also asked of the register
-  // allocator). One shared atomic per key and digit (counting runs of equal digits first was
-  // slower on uniform keys: bench/results/2026-11-21-h100-experiments.md). Measurements in
-  // radix_sort_histogram.cuh.
-  static constexpr int histogram_threads = 256;
+  // bytes, when aligned), blocks of 1024 threads, one per SM, each with 32 copies of the bins
+  // (16 for 8-byte keys) in 128 KiB of shared memory: one shared atomic per key and digit
+  // without bank conflicts (2-way at most for 8-byte keys). Counting runs of equal digits
+  // first was slower on uniform keys (bench/results/2026-11-21-h100-experiments.md).
+  // Measurements in radix_sort_histogram.cuh.
+  static constexpr int histogram_threads = 1024;
   static constexpr int histogram_items = 16;
-  static constexpr int histogram_blocks_per_sm = 4;
-  static constexpr int lane_histogram_threads = 1024;
 };
 // Look-back words hold a 30-bit count, so the tiles are cut into segments of fewer than 2^30
 // keys whose look-back chains are independent; see radix_sort_common.cuh.
