@@ -1,7 +1,8 @@
 // `parprim bench segmented`: segmented_reduce and segmented_inclusive_scan (f32, plus) over
 // segments of 1, 32, 256 and 4096 elements, a power-law mix and one segment holding all n, vs CUB
-// DeviceSegmentedReduce::Sum
-// on the GPU and the sequential oracle on the CPU.
+// DeviceSegmentedReduce::Sum and (the scan) DeviceScan::InclusiveSumByKey over the elements'
+// segment ids, CUB having no scan by offsets (the ids are built outside the timing, which
+// favours CUB), on the GPU and the sequential oracle on the CPU.
 // `parprim bench merge_search`: merge of two sorted u32 ranges vs thrust::merge (and
 // merge_by_key of u32/u32 pairs), and
 // lower_bound of sorted (and of unsorted) u32 queries into a sorted range 16x larger vs
@@ -59,6 +60,18 @@ void add_row(session& s, table& t, const std::string& primitive, const std::stri
          fmt(yard_ms / ms, 2)});
 }
 
+#if PARPRIM_HAVE_CUDA
+// Element i's segment number (segments are consecutive and non-empty ones differ, so the runs
+// of equal ids are the segments).
+std::vector<std::uint32_t> segment_ids(const std::vector<std::int64_t>& offsets) {
+  std::vector<std::uint32_t> ids(std::size_t(offsets.back() - offsets.front()));
+  for (std::size_t seg = 0; seg + 1 < offsets.size(); ++seg)
+    for (std::int64_t i = offsets[seg]; i < offsets[seg + 1]; ++i)
+      ids[std::size_t(i - offsets.front())] = std::uint32_t(seg);
+  return ids;
+}
+#endif
+
 void run_segmented(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 26};
@@ -89,6 +102,12 @@ void run_segmented(session& s) {
 
       ms = s.time_ms([&] { segmented_inclusive_scan<float>(ctx, in, off, out, op::plus, &ws); });
       yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+      if (s.on_gpu()) {
+        auto ids = buffer<std::uint32_t>::from_host(ctx, segment_ids(offsets));
+        yard_ms = yardstick::cub_inclusive_sum_by_key_ms(s, ids.data(), in.data(), out.data(), n);
+      }
+#endif
       if (!s.on_gpu())
         yard_ms = s.time_host_ms([&] { reference::segmented_scan(x, offsets, op::plus, true, 0.0f, x); }, 3);
       add_row(s, t, "segmented_inclusive_scan", shape, n, ms, 8.0 * double(n) + 8.0 * double(segments), yard_ms, yard);
