@@ -131,9 +131,7 @@ std::int64_t run(const detail::checker& c, const char* function, const detail::r
     return runs;
   });
 }
-}  // namespace detail_runs
 
-namespace detail_runs {
 // A checked job of a plain form (`to` empty) or of its _into form: the count targeted, one run.
 // `keys` names the keys' input.
 template <detail::runs_kind Kind, class K, class V, class Eq, class Op>

@@ -12,8 +12,8 @@
 //
 // When an output indexed by run holds fewer than R elements, parprim::error
 // (errc::invalid_argument) is thrown; nothing is written past the end of any output, so they
-// then hold the first min(sizes) runs. Outputs must not overlap the inputs. All return R to
-// the host (they wait for the device).
+// then hold the first min(sizes) runs. Outputs must not overlap the inputs. These return R to
+// the host (they wait for the device); the _into forms below do not.
 //
 //   Precompiled (any compiler): keys (and values) of i32 u32 i64 u64 f32 f64, compared with ==.
 //   Generic (header-only): any trivially copyable key and value and any equality `eq`:
