@@ -83,30 +83,44 @@ inline std::vector<bool> heads(const std::vector<group_key>& k) {
   return h;
 }
 
+// Oracles: first key, first value, fold and length of each run; scans per element (the
+// exclusive one from init).
+struct expected {
+  std::vector<group_key> first_keys;
+  std::vector<affine> first_values, folds, inclusive, exclusive;
+  std::vector<std::int64_t> lengths;
+};
+
+inline expected oracle(const std::vector<group_key>& keys, const std::vector<affine>& values,
+                       affine init) {
+  const auto h = heads(keys);
+  expected e;
+  e.inclusive.resize(values.size());
+  e.exclusive.resize(values.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (h[i]) {
+      e.first_keys.push_back(keys[i]);
+      e.first_values.push_back(values[i]);
+      e.folds.push_back(values[i]);
+      e.lengths.push_back(1);
+      e.exclusive[i] = init;
+    } else {
+      e.exclusive[i] = compose{}(e.exclusive[i - 1], values[i - 1]);
+      e.folds.back() = compose{}(e.folds.back(), values[i]);
+      ++e.lengths.back();
+    }
+    e.inclusive[i] = e.folds.back();
+  }
+  return e;
+}
+
 inline void check_one(const context& ctx, std::int64_t n, std::int64_t mean_run, std::uint64_t seed) {
   const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
   const auto keys = make_keys(n, mean_run, seed);
   const auto values = make_values(n, seed + 1);
-  const auto h = heads(keys);
-  // Oracles: first key, first value, fold and length of each run; scans per element.
-  std::vector<group_key> first_keys;
-  std::vector<affine> first_values, folds, inclusive(values.size()), exclusive(values.size());
-  std::vector<std::int64_t> lengths;
   const affine init{3u, 5u};
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (h[i]) {
-      first_keys.push_back(keys[i]);
-      first_values.push_back(values[i]);
-      folds.push_back(values[i]);
-      lengths.push_back(1);
-      exclusive[i] = init;
-    } else {
-      exclusive[i] = compose{}(exclusive[i - 1], values[i - 1]);
-      folds.back() = compose{}(folds.back(), values[i]);
-      ++lengths.back();
-    }
-    inclusive[i] = folds.back();
-  }
+  const expected e = oracle(keys, values, init);
+  const auto& [first_keys, first_values, folds, inclusive, exclusive, lengths] = e;
   const std::int64_t runs = std::int64_t(first_keys.size());
 
   auto k = buffer<group_key>::from_host(ctx, keys);
@@ -151,6 +165,71 @@ inline void check_one(const context& ctx, std::int64_t n, std::int64_t mean_run,
   ASSERT_EQ(run_length_encode(ctx, kc, span<group_key>(uo), span<std::int64_t>(len), same_group{}), runs) << where;
   EXPECT_EQ(uo.to_host(), first_keys) << where << " run_length_encode keys";
   EXPECT_EQ(len.to_host(), lengths) << where << " run_length_encode lengths";
+}
+
+// The _into forms: the count in count[0] on the backend, the first runs as above.
+inline void check_into(const context& ctx, std::int64_t n, std::int64_t mean_run,
+                       std::uint64_t seed) {
+  const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
+  const auto keys = make_keys(n, mean_run, seed);
+  const auto values = make_values(n, seed + 1);
+  const expected e = oracle(keys, values, affine{});
+  const std::int64_t runs = std::int64_t(e.first_keys.size());
+  auto k = buffer<group_key>::from_host(ctx, keys);
+  auto v = buffer<affine>::from_host(ctx, values);
+  span<const group_key> kc(k.data(), n);
+  span<const affine> vc(v.data(), n);
+  buffer<group_key> ko(ctx, n);
+  buffer<affine> vo(ctx, n);
+  buffer<std::int64_t> len(ctx, n), count(ctx, 1);
+  // The first runs of each output, and count[0] (poisoned before each call).
+  auto first = [&](const auto& out) {
+    auto got = out.to_host();
+    got.resize(std::size_t(runs));
+    return got;
+  };
+  auto count_after = [&](auto call) {
+    count.fill_bytes(0xA5);
+    call();
+    return count.to_host()[0];
+  };
+  const span<std::int64_t> cs(count);
+  EXPECT_EQ(count_after([&] {
+              reduce_by_key_into(ctx, kc, vc, span<group_key>(ko), span<affine>(vo), cs,
+                                 compose{}, same_group{});
+            }),
+            runs)
+      << where << " reduce_by_key_into";
+  EXPECT_EQ(first(ko), e.first_keys) << where << " reduce_by_key_into keys";
+  EXPECT_EQ(first(vo), e.folds) << where << " reduce_by_key_into values";
+  EXPECT_EQ(count_after([&] { unique_count_into(ctx, kc, cs, same_group{}); }), runs)
+      << where << " unique_count_into";
+  EXPECT_EQ(count_after([&] { unique_into(ctx, kc, span<group_key>(ko), cs, same_group{}); }),
+            runs)
+      << where << " unique_into";
+  EXPECT_EQ(first(ko), e.first_keys) << where << " unique_into";
+  EXPECT_EQ(count_after([&] {
+              unique_by_key_into(ctx, kc, vc, span<group_key>(ko), span<affine>(vo), cs,
+                                 same_group{});
+            }),
+            runs)
+      << where << " unique_by_key_into";
+  EXPECT_EQ(first(vo), e.first_values) << where << " unique_by_key_into values";
+  EXPECT_EQ(count_after([&] {
+              run_length_encode_into(ctx, kc, span<group_key>(ko), span<std::int64_t>(len), cs,
+                                     same_group{});
+            }),
+            runs)
+      << where << " run_length_encode_into";
+  EXPECT_EQ(first(ko), e.first_keys) << where << " run_length_encode_into keys";
+  EXPECT_EQ(first(len), e.lengths) << where << " run_length_encode_into lengths";
+}
+
+inline void every_into_case(const context& ctx, std::uint64_t seed) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  for (std::int64_t n : sizes())
+    for (std::int64_t mean_run : {1, 8, 512, 0})
+      check_into(ctx, n, mean_run, seed ^ std::uint64_t(n * 37 + mean_run));
 }
 
 inline void every_case(const context& ctx, std::uint64_t seed) {

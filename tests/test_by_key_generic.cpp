@@ -11,6 +11,10 @@ using namespace by_key_generic_cases;
 
 TEST(ByKeyGenericCpu, EveryCase) { every_case(context::cpu(), testing::fresh_seed()); }
 
+TEST(ByKeyGenericCpu, IntoFormsLeaveTheCount) {
+  every_into_case(context::cpu(), testing::fresh_seed());
+}
+
 TEST(ByKeyGenericCpu, TooSmallOutputsHoldTheFirstRuns) { too_small_outputs(context::cpu()); }
 
 TEST(ByKeyGenericCpu, CudaContextWithoutNvccSaysSo) {
@@ -28,6 +32,12 @@ TEST(ByKeyGenericCpu, CudaContextWithoutNvccSaysSo) {
       errc::backend_unavailable, {"reduce_by_key", "nvcc"});
   testing::expect_error([&] { unique_count(ctx, span<const group_key>(k), same_group{}); },
                         errc::backend_unavailable, {"unique_count", "nvcc"});
+  buffer<std::int64_t> count(ctx, 1);
+  testing::expect_error(
+      [&] {
+        unique_count_into(ctx, span<const group_key>(k), span<std::int64_t>(count), same_group{});
+      },
+      errc::backend_unavailable, {"unique_count_into", "nvcc"});
 }
 
 }  // namespace

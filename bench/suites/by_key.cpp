@@ -3,10 +3,16 @@
 // (DeviceReduce::ReduceByKey, DeviceScan::InclusiveSumByKey, DeviceSelect::Unique,
 // DeviceRunLengthEncode::Encode) on the GPU and the sequential oracles on the CPU.
 //
+// reduce_by_key, unique and run_length_encode each have two rows: the plain form, which
+// returns the run count to the host (a copy and a wait in every call), and the _into form
+// (reduce_by_key_into, ...), which leaves it in device memory as CUB does: the like-for-like
+// row. Both have the same yardstick time.
+//
 // Keys: run r holds the key r (so neighbouring runs differ) and has a random length in
 // [1, 2L - 1]. Bytes moved: what one pass must read and write (keys and values in, one
 // output per element or per run).
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -68,6 +74,18 @@ void add_row(session& s, table& t, const row_args& a) {
          fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2)});
 }
 
+// The plain form and the _into form of one primitive, against the one yardstick time.
+void add_plain_and_into(session& s, table& t, const row_args& a, const char* into,
+                        const std::function<void()>& plain_call,
+                        const std::function<void()>& into_call) {
+  row_args r = a;
+  r.ms = s.time_ms(plain_call);
+  add_row(s, t, r);
+  r.primitive = into;
+  r.ms = s.time_ms(into_call);
+  add_row(s, t, r);
+}
+
 void run_by_key(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 26, 1 << 28};
@@ -88,14 +106,16 @@ void run_by_key(session& s) {
       const double runs = double(keys.back()) + 1;
       double yard = nan;
 
-      double ms = s.time_ms([&] { reduce_by_key<std::uint32_t, float>(ctx, k, v, ko, vo, op::plus, &ws); });
 #if PARPRIM_HAVE_CUDA
       if (s.on_gpu()) yard = yardstick::cub_reduce_by_key_ms(s, k.data(), v.data(), ko.data(), vo.data(), count.data(), n);
 #endif
       if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::reduce_by_key(keys, vals, op::plus); }, 3);
-      add_row(s, t, {"reduce_by_key", n, mean_run, ms, 8.0 * double(n) + 8.0 * runs, yard});
+      add_plain_and_into(
+          s, t, {"reduce_by_key", n, mean_run, nan, 8.0 * double(n) + 8.0 * runs, yard}, "reduce_by_key_into",
+          [&] { reduce_by_key<std::uint32_t, float>(ctx, k, v, ko, vo, op::plus, &ws); },
+          [&] { reduce_by_key_into<std::uint32_t, float>(ctx, k, v, ko, vo, count, op::plus, &ws); });
 
-      ms = s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(ctx, k, v, vo, op::plus, &ws); });
+      double ms = s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(ctx, k, v, vo, op::plus, &ws); });
 #if PARPRIM_HAVE_CUDA
       if (s.on_gpu()) yard = yardstick::cub_inclusive_sum_by_key_ms(s, k.data(), v.data(), vo.data(), n);
 #endif
@@ -103,19 +123,24 @@ void run_by_key(session& s) {
         yard = s.time_host_ms([&] { reference::scan_by_heads(reference::run_heads(keys), vals, op::plus, true, 0.0f); }, 3);
       add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard});
 
-      ms = s.time_ms([&] { unique<std::uint32_t>(ctx, k, ko, &ws); });
 #if PARPRIM_HAVE_CUDA
       if (s.on_gpu()) yard = yardstick::cub_unique_ms(s, k.data(), ko.data(), count.data(), n);
 #endif
       if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::run_length_encode(keys); }, 3);
-      add_row(s, t, {"unique", n, mean_run, ms, 4.0 * double(n) + 4.0 * runs, yard});
+      add_plain_and_into(
+          s, t, {"unique", n, mean_run, nan, 4.0 * double(n) + 4.0 * runs, yard}, "unique_into",
+          [&] { unique<std::uint32_t>(ctx, k, ko, &ws); },
+          [&] { unique_into<std::uint32_t>(ctx, k, ko, count, &ws); });
 
-      ms = s.time_ms([&] { run_length_encode<std::uint32_t>(ctx, k, ko, lengths, &ws); });
 #if PARPRIM_HAVE_CUDA
       if (s.on_gpu()) yard = yardstick::cub_run_length_encode_ms(s, k.data(), ko.data(), lengths.data(), count.data(), n);
 #endif
       if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::run_length_encode(keys); }, 3);
-      add_row(s, t, {"run_length_encode", n, mean_run, ms, 4.0 * double(n) + 12.0 * runs, yard});
+      add_plain_and_into(
+          s, t, {"run_length_encode", n, mean_run, nan, 4.0 * double(n) + 12.0 * runs, yard},
+          "run_length_encode_into",
+          [&] { run_length_encode<std::uint32_t>(ctx, k, ko, lengths, &ws); },
+          [&] { run_length_encode_into<std::uint32_t>(ctx, k, ko, lengths, count, &ws); });
     }
   }
   t.print();

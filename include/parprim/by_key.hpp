@@ -31,6 +31,14 @@
 // sequential loop's rounding. `out` of the scans may alias `values` exactly (in place); other
 // overlaps are rejected. reduce_by_key returns to the host (it waits for the device); the
 // scans are stream-ordered.
+//
+// reduce_by_key_into(ctx, keys, values, keys_out, values_out, count, op[, eq]) is the
+// stream-ordered form of reduce_by_key (precompiled and generic, same types and operators):
+// the run count R goes to count[0] on the context's backend (device memory on CUDA) and
+// nothing waits for the device. Since no error can be raised once the kernels run, keys_out
+// and values_out must each hold at least n elements (R <= n), and count (count.size() >= 1)
+// must overlap no other argument: both are checked up front (parprim::error,
+// errc::invalid_argument). Outputs past R are left as they were.
 #pragma once
 
 #include <cstdint>
@@ -57,10 +65,11 @@ struct equal_to {
 
 namespace detail {
 // The library's compiled entry points (src/core/by_key.cpp), for the six types only.
+// `to` says where the run count goes (the host, or count[0] for reduce_by_key_into).
 template <class K, class V>
 std::int64_t reduce_by_key_precompiled(const context& ctx, span<const K> keys,
                                        span<const V> values, span<K> keys_out,
-                                       span<V> values_out, op o, workspace* ws);
+                                       span<V> values_out, count_target to, op o, workspace* ws);
 template <class K, class V>
 void scan_by_key_precompiled(const char* function, const context& ctx, span<const K> keys,
                              span<const V> values, span<V> out, bool inclusive, V init, op o,
@@ -73,7 +82,17 @@ std::int64_t reduce_by_key(const context& ctx, span<const K> keys, span<const V>
                            workspace* ws = nullptr) {
   static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
                 PARPRIM_PRECOMPILED_TYPES_MESSAGE(reduce_by_key));
-  return detail::reduce_by_key_precompiled(ctx, keys, values, keys_out, values_out, o, ws);
+  return detail::reduce_by_key_precompiled(ctx, keys, values, keys_out, values_out, {}, o, ws);
+}
+
+template <class K, class V>
+void reduce_by_key_into(const context& ctx, span<const K> keys, span<const V> values,
+                        span<K> keys_out, span<V> values_out, span<std::int64_t> count,
+                        op o = op::plus, workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<K> && is_arithmetic_type_v<V>,
+                PARPRIM_PRECOMPILED_TYPES_MESSAGE(reduce_by_key_into));
+  detail::reduce_by_key_precompiled(ctx, keys, values, keys_out, values_out,
+                                    detail::count_target{true, count}, o, ws);
 }
 
 template <class K, class V>
@@ -112,6 +131,16 @@ std::int64_t run(const detail::checker& c, const char* function, const detail::r
     return runs;
   });
 }
+
+// A checked job of a plain form (`to` empty) or of its _into form: the count targeted, one run.
+// `keys` names the keys' input.
+template <detail::runs_kind Kind, class K, class V, class Eq, class Op>
+std::int64_t run_call(const detail::checker& c, const char* function, const char* keys,
+                      detail::runs_call<K, V> job, const detail::count_target& to, Eq eq, Op op,
+                      workspace* ws) {
+  detail::target_count(c, to, keys, job);
+  return run<Kind>(c, function, job.io, eq, op, job.outs, ws);
+}
 }  // namespace detail_runs
 
 template <class KE, class VE, class Op, class Eq = equal_to,
@@ -120,11 +149,22 @@ std::int64_t reduce_by_key(const context& ctx, span<KE> keys, span<VE> values,
                            span<detail::value_t<KE>> keys_out, span<detail::value_t<VE>> values_out,
                            Op op, Eq eq = {}, workspace* ws = nullptr) {
   detail::checker c(ctx, "reduce_by_key");
-  detail::check_pairs_in_out(c, detail::as_input(keys), detail::as_input(values), keys_out,
-                             values_out);
-  const auto [io, outs] = detail::pairs_job_of(detail::as_input(keys), detail::as_input(values),
-                                               keys_out, values_out);
-  return detail_runs::run<detail::runs_kind::reduce>(c, "reduce_by_key", io, eq, op, outs, ws);
+  return detail_runs::run_call<detail::runs_kind::reduce>(
+      c, "reduce_by_key", "keys",
+      detail::pairs_call(c, detail::as_input(keys), detail::as_input(values), keys_out, values_out),
+      {}, eq, op, ws);
+}
+
+template <class KE, class VE, class Op, class Eq = equal_to,
+          class = std::enable_if_t<std::is_class_v<Op>>>
+void reduce_by_key_into(const context& ctx, span<KE> keys, span<VE> values,
+                        span<detail::value_t<KE>> keys_out, span<detail::value_t<VE>> values_out,
+                        span<std::int64_t> count, Op op, Eq eq = {}, workspace* ws = nullptr) {
+  detail::checker c(ctx, "reduce_by_key_into");
+  detail_runs::run_call<detail::runs_kind::reduce>(
+      c, "reduce_by_key_into", "keys",
+      detail::pairs_call(c, detail::as_input(keys), detail::as_input(values), keys_out, values_out),
+      detail::count_target{true, count}, eq, op, ws);
 }
 
 namespace detail_runs {

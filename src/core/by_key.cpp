@@ -1,6 +1,7 @@
-// Precompiled reduce_by_key, inclusive_scan_by_key and exclusive_scan_by_key: the checks of
-// the generic front ends (parprim/detail/runs_front.hpp), then the generic bodies with == and
-// the library's operators: detail/cpu/by_key.hpp on the CPU, parprim/cuda/by_key.cuh through
+// Precompiled reduce_by_key (and reduce_by_key_into), inclusive_scan_by_key and
+// exclusive_scan_by_key: the checks of the generic front ends
+// (parprim/detail/runs_front.hpp), then the generic bodies with == and the library's
+// operators: detail/cpu/by_key.hpp on the CPU, parprim/cuda/by_key.cuh through
 // src/cuda/kernels/by_key.cu on CUDA.
 #include "parprim/by_key.hpp"
 
@@ -14,12 +15,12 @@ namespace detail {
 template <class K, class V>
 std::int64_t reduce_by_key_precompiled(const context& ctx, span<const K> keys,
                                        span<const V> values, span<K> keys_out,
-                                       span<V> values_out, op o, workspace* ws) {
-  checker c(ctx, "reduce_by_key");
-  check_pairs_in_out(c, keys, values, keys_out, values_out);
+                                       span<V> values_out, count_target to, op o, workspace* ws) {
+  checker c(ctx, to.into ? "reduce_by_key_into" : "reduce_by_key");
+  auto job = pairs_call(c, keys, values, keys_out, values_out);
   c.known_option(o, op::max, "op");
-  const auto [io, outs] = pairs_job_of(keys, values, keys_out, values_out);
-  return run_precompiled<runs_kind::reduce>(c, io, o, outs, ws);
+  target_count(c, to, "keys", job);
+  return run_precompiled<runs_kind::reduce>(c, job.io, o, job.outs, ws);
 }
 
 template <class K, class V>
@@ -41,8 +42,8 @@ void scan_by_key_precompiled(const char* name, const context& ctx, span<const K>
 
 #define PARPRIM_INSTANTIATE_KV(K, V)                                                             \
   template std::int64_t reduce_by_key_precompiled<K, V>(const context&, span<const K>,           \
-                                                        span<const V>, span<K>, span<V>, op,     \
-                                                        workspace*);                             \
+                                                        span<const V>, span<K>, span<V>,         \
+                                                        count_target, op, workspace*);           \
   template void scan_by_key_precompiled<K, V>(const char*, const context&, span<const K>,        \
                                               span<const V>, span<V>, bool, V, op, workspace*);
 #define PARPRIM_INSTANTIATE(K)              \

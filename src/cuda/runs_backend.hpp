@@ -6,7 +6,8 @@
 //     heads_by_key takes values by size (u32 or u64).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
 //     head source, K = u32), on the two-pass engine of parprim/cuda/segmented.cuh.
-// Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered).
+// Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered;
+// the by-key ones -1 too where io.count_out receives the count: the _into forms).
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,12 @@ TEST(ByKeyGenericCuda, EveryCase) {
   every_case(context::cuda(0), testing::fresh_seed());
 }
 
+// The stream-ordered forms with the caller's equality and operator: count in device memory.
+TEST(ByKeyGenericCuda, IntoFormsLeaveTheCount) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  every_into_case(context::cuda(0), testing::fresh_seed());
+}
+
 TEST(ByKeyGenericCuda, TooSmallOutputsHoldTheFirstRuns) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   too_small_outputs(context::cuda(0));

@@ -199,7 +199,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
 
 // Launches the kernel of the folding kinds (one block per tile, after a cudaMemsetAsync of
 // the tile counter, the run count and the tile status slots it needs); returns the run
-// count, read back to the host, except for the scans (stream-ordered: -1). io.n > 0.
+// count, read back to the host, except for the scans and where io.count_out receives it
+// (the _into forms; the kernel stores it there directly: no copy, no wait): -1. io.n > 0.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op,
                        workspace* ws, const char* who) {
@@ -229,12 +230,12 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
       count_bytes ? count_status_t::bind(base + head_bytes, num_tiles) : count_status_t{};
   const carry_status_t carries =
       carry_bytes ? carry_status_t::bind(base + head_bytes + count_bytes, num_tiles) : carry_status_t{};
-  auto* run_count = reinterpret_cast<std::int64_t*>(base + 8);
+  auto* run_count = io.count_out ? io.count_out : reinterpret_cast<std::int64_t*>(base + 8);
   runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
       io, num_tiles, counts, carries, reinterpret_cast<int*>(base), run_count,
       sh::tuning::spin_sleep_ns, eq, op);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  if (Kind == runs_kind::scan) return -1;
+  if (Kind == runs_kind::scan || io.count_out) return -1;
   std::int64_t runs = 0;
   ctx.copy_to_host(&runs, run_count, sizeof(runs));
   return runs;

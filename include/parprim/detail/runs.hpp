@@ -33,6 +33,10 @@ struct runs_io {
   K* keys_out = nullptr;    // per run: its first key (null: not written)
   V* values_out = nullptr;  // per run (reduce, heads, lengths) or per element (scan); null: not written
   std::int64_t capacity = 0;  // outputs indexed by run are written below this index only
+  // The _into forms: backend memory that receives the run count, stream-ordered (on CUDA the
+  // last tile's store, where the count would otherwise wait in scratch to be copied to the
+  // host); null: the count returns to the host.
+  std::int64_t* count_out = nullptr;
   bool inclusive = true;      // scan
   V init{};                   // exclusive scan: the value before every run
 };
