@@ -90,10 +90,10 @@ void segmented_exclusive_scan_by_flags(const context& ctx, span<const T> in,
 
 namespace detail {
 
-// The checks of segmented_reduce; returns the data range the offsets cover.
+// The checks of segmented_reduce but the offsets' values (the sizes and overlaps).
 template <class T>
-covered check_segmented_reduce(const checker& c, span<const T> in,
-                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
+void check_segmented_reduce_shapes(const checker& c, span<const T> in,
+                                   span<const std::int64_t> offsets, span<T> out, workspace* ws) {
   c.valid(in, "in");
   c.valid(out, "out");
   c.no_overlap(in, "in", out, "out", false);
@@ -103,6 +103,13 @@ covered check_segmented_reduce(const checker& c, span<const T> in,
     c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
            std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
            " segments");
+}
+
+// The checks of segmented_reduce; returns the data range the offsets cover.
+template <class T>
+covered check_segmented_reduce(const checker& c, span<const T> in,
+                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
+  check_segmented_reduce_shapes(c, in, offsets, out, ws);
   return check_segment_offsets(c, offsets, in.size());
 }
 
@@ -133,6 +140,7 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
   job.longest = range.longest;
+  job.first = range.first;
   job.values = in.data() + range.first;
   job.has_init = true;
   job.init = init;

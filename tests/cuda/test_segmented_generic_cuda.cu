@@ -21,6 +21,13 @@ TEST(SegmentedGenericCuda, MediumSegmentsAroundThresholds) {
   segmented_medium_cases::every_generic_case(context::cuda(0), testing::fresh_seed());
 }
 
+// Bad offsets and misguessed shapes with a caller's operator (these calls wait for the
+// offsets check before choosing a kernel; the kernels are those the precompiled ones queue).
+TEST(SegmentedGenericCuda, GuessedKernelShapes) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  segmented_medium_cases::guessed_generic_cases(context::cuda(0), testing::fresh_seed());
+}
+
 TEST(SegmentedGenericCuda, InPlaceScan) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   in_place(context::cuda(0), testing::fresh_seed());

@@ -28,6 +28,7 @@ struct segments_job {
   const std::int64_t* offsets = nullptr;  // segments + 1 entries, non-decreasing, checked
   std::int64_t segments = 0;
   std::int64_t longest = 0;  // offsets: the most elements one segment holds
+  std::int64_t first = 0;    // offsets: offsets[0], the position of values[0] in the input
 
   const V* values = nullptr;
   bool has_init = false;  // the first value of every run is folded as init op v
