@@ -5,7 +5,9 @@
 // offsets[S] need not be in.size(): elements outside [offsets[0], offsets[S]) are neither read
 // nor written. Offsets that decrease, are negative or exceed in.size() throw parprim::error
 // (errc::invalid_argument) before anything is written; on CUDA a kernel checks them and the
-// call waits for its verdict (one small copy back to the host) before the work starts.
+// call waits for its verdict (read from pinned host memory) before it returns; the
+// precompiled segmented_reduce may queue its reduce behind the check first, gated on the
+// verdict on the device, so that the GPU goes on while the host reads it.
 // Segments by flags: a segment starts at element 0 and at every i with flags[i] != 0.
 //
 //   segmented_reduce           out[s] = init op in[offsets[s]] op ... (left to right); an

@@ -20,8 +20,9 @@
 
 namespace parprim::cuda_tuning {
 
-// neither: the chunked reduce or the two-pass runs engine (the host picks between them).
-enum class segment_path { warps, blocks, neither };
+// neither: the chunked reduce or the two-pass runs engine (the host picks between them). It is
+// 0, the value of freshly zeroed verdict words, so that no gate opens on words never written.
+enum class segment_path { neither = 0, warps = 1, blocks = 2 };
 
 // The rule, in the order the paths are tried: one warp per segment (averaging 32-1023
 // elements, none long), else one block per segment (averaging 256 or more, none over 65536).
