@@ -46,7 +46,7 @@ PARPRIM_HD constexpr segment_path guessed_path(std::int64_t n, std::int64_t segm
 struct segment_paths_tuning {
   // A gated grid the verdict turns away still costs its blocks' launches: 2^26 elements in
   // segments of 256 queued one block per segment behind the check (262,144 blocks, each
-  // reading the verdict and leaving) added about 0.2 ms on the H100, about 0.76 ns a block.
+  // reading the verdict and leaving) added about 0.2 ms on the H100, about 0.78 ns a block.
   // So the guess is queued only where its grid holds at most this many blocks (a wrong guess
   // then costs at most about 25 us): segments of 4096 (16,384 blocks) and of 256 (32,768
   // blocks of 8 warps) at 2^26 elements are; segments of 32 (262,144 blocks) wait for the
