@@ -4,7 +4,8 @@
 // (src/cuda/kernels/segmented.cu) whose verdict the host waits for in wait(). Between the two,
 // a caller may queue work gated on the device-side verdict (device_verdict()): the GPU then
 // runs it right after the check while the host waits for the check alone
-// (segmented_reduce: src/core/segmented.cpp).
+// (segmented_reduce: src/core/segmented.cpp, and through check_segment_offsets' follow-up
+// the generic one).
 #pragma once
 
 #include <cstdint>

@@ -19,9 +19,23 @@
 namespace parprim {
 
 namespace detail {
-covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets,
-                              std::int64_t n) {
-  return check_offsets(c, offsets, n);
+covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
+                              offsets_follow_up* follow) {
+  offsets_check check(c, offsets, n);
+#if PARPRIM_HAVE_CUDA
+  if (follow && follow->queue && check.device_verdict()) {
+    const int queued = follow->queue(follow->arg, check.device_verdict());
+    const covered range = check.wait();
+    follow->done = queued != int(cuda_tuning::segment_path::neither) &&
+                   queued == int(cuda_tuning::per_segment_path(range.last - range.first,
+                                                               offsets.size() - 1,
+                                                               range.longest));
+    return range;
+  }
+#else
+  (void)follow;
+#endif
+  return check.wait();
 }
 }  // namespace detail
 

@@ -183,16 +183,9 @@ cuda_tuning::segment_path segmented_reduce_speculated(const context& ctx, const 
                                                       const std::int64_t* offsets,
                                                       std::int64_t segments, T* out, T init,
                                                       op o, const unsigned long long* verdict) {
-  using cuda_tuning::segment_path;
-  const segment_path guess = cuda_tuning::speculated_path(n, segments);
-  const cuda_kernels::runtime_op<T> op_t{o};
-  if (guess == segment_path::warps)
-    cuda_kernels::segment_warps::launch(ctx, in, offsets, segments, init, op_t, out, verdict,
-                                        "segmented_reduce");
-  else if (guess == segment_path::blocks)
-    cuda_kernels::segment_blocks::launch(ctx, in, offsets, segments, init, op_t, out, verdict,
-                                         "segmented_reduce");
-  return guess;
+  return cuda_kernels::launch_guessed_reduce(ctx, in, n, offsets, segments, init,
+                                             cuda_kernels::runtime_op<T>{o}, out, verdict,
+                                             "segmented_reduce");
 }
 
 #define PARPRIM_INSTANTIATE(V)                                                            \
