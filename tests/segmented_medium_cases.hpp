@@ -227,7 +227,7 @@ void check_bad_guessed(const context& ctx, const std::vector<V>& x, Call call, O
   for (const bad_guessed& b : bad_guessed_offsets()) {
     ASSERT_EQ(int(rule_path(b.good)), int(guessed_path(b.good, b.good.back()))) << b.name;
     ASSERT_NE(int(rule_path(b.good)), int(reduce_path::other)) << b.name;
-    ASSERT_LE(b.good.back(), std::int64_t(x.size()));
+    if (b.good.back() > std::int64_t(x.size())) continue;  // PARPRIM_TEST_MAX_N
     auto in = buffer<V>::from_host(ctx, std::vector<V>(x.begin(), x.begin() + b.good.back()));
     buffer<V> out(ctx, std::int64_t(b.good.size()) - 1);
     out.fill_bytes(0x5A);
