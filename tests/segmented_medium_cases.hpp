@@ -200,9 +200,11 @@ struct bad_guessed {
 };
 
 inline std::vector<bad_guessed> bad_guessed_offsets() {
-  std::vector<bad_guessed> out{
-      {"warps", uniform_offsets(warps_rule::min_work_per_longest, warps_rule::min_average, 0), {}, {}},
-      {"blocks", uniform_offsets(blocks_rule::min_work_per_longest, blocks_rule::min_average, 0), {}, {}}};
+  std::vector<bad_guessed> out(2);
+  out[0].name = "warps";
+  out[0].good = uniform_offsets(warps_rule::min_work_per_longest, warps_rule::min_average, 0);
+  out[1].name = "blocks";
+  out[1].good = uniform_offsets(blocks_rule::min_work_per_longest, blocks_rule::min_average, 0);
   for (bad_guessed& b : out) {
     const std::int64_t count = std::int64_t(b.good.size()) - 1, n = b.good.back(), mid = count / 2;
     auto with = [&](std::int64_t s, std::int64_t value, std::int64_t named) {

@@ -33,7 +33,8 @@ std::unique_ptr<verdict_slot, void (*)(verdict_slot*)> make_slot(const context& 
                                    cudaHostAllocMapped | cudaHostAllocPortable));
   s->host_words = static_cast<unsigned long long*>(host_words);
   void* host_words_on_device = nullptr;
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaHostGetDevicePointer(&host_words_on_device, host_words, 0));
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaHostGetDevicePointer(&host_words_on_device, host_words, 0));
   s->host_words_on_device = static_cast<unsigned long long*>(host_words_on_device);
   cudaEvent_t done = nullptr;
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
@@ -52,7 +53,6 @@ void destroy_verdict_slot(verdict_slot* slot) noexcept {
   if (slot->done) cudaEventDestroy(static_cast<cudaEvent_t>(slot->done));
   if (slot->host_words) cudaFreeHost(slot->host_words);
   if (slot->device_words) cudaFree(slot->device_words);
-  cudaGetLastError();  // a failure here has nobody to report to
   delete slot;
 }
 

@@ -7,7 +7,8 @@
 // the host reads the verdict (src/core/segmented.cpp).
 //
 //   verdict_lease lease(ctx, who);            // a slot of ctx's pool, back to it on return
-//   check_kernel<<<..., stream>>>(..., lease.slot().device_words, lease.slot().host_words_on_device);
+//   check_kernel<<<..., stream>>>(..., lease.slot().device_words,
+//                                 lease.slot().host_words_on_device);
 //   lease.record(who);                        // the event, right after the check kernel
 //   ... more work on the stream ...
 //   lease.wait(who);                          // the check is done: read lease.slot().host_words
