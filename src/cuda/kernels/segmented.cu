@@ -4,7 +4,9 @@
 // engine's entry sends a segmented_reduce of short-to-medium segments to one warp per segment
 // (parprim/cuda/segment_warps.cuh), of medium ones to one block per segment
 // (parprim/cuda/segment_blocks.cuh), and runs the two passes for the rest (the order of the
-// paths: segment_blocks.cuh).
+// paths: segment_blocks.cuh). segmented_reduce may instead queue the warp or block kernel on
+// the host's guess right behind the offsets check (segmented_reduce_speculated, gated on the
+// verdict the check kernel publishes; src/core/segmented.cpp).
 #include <algorithm>
 
 #include "cuda/kernels/segmented_reduce.cuh"
