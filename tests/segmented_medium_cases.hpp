@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/cuda/tuning/segment_paths.hpp"
 #include "parprim/cuda/tuning/segment_warps_tuning.hpp"
 #include "parprim/parprim.hpp"
 #include "segmented_generic_cases.hpp"
@@ -141,6 +142,168 @@ std::vector<medium_shape> medium_shapes(std::uint64_t seed) {
   return out;
 }
 
+// CUDA's segmented_reduce queues the warp or block kernel its guess picks
+// (cuda_tuning::speculated_path of the input's size and the segment count) behind the offsets
+// check, before the verdict; the kernel writes only where the verdict picks it too. The
+// guess for offsets o over an input of n elements:
+inline reduce_path guessed_path(const std::vector<std::int64_t>& o, std::int64_t n) {
+  using parprim::cuda_tuning::segment_path;
+  switch (parprim::cuda_tuning::speculated_path(n, std::int64_t(o.size()) - 1)) {
+    case segment_path::warps: return reduce_path::warps;
+    case segment_path::blocks: return reduce_path::blocks;
+    default: return reduce_path::other;
+  }
+}
+
+// Shapes where that guess is wrong, over inputs of n elements: `guess` is what the host
+// queues, `path` what the verdict then picks (the call must give the path's answer, the
+// guessed kernel having written nothing).
+struct misguessed_shape {
+  std::string name;
+  std::vector<std::int64_t> offsets;
+  std::int64_t n;
+  reduce_path guess, path;
+};
+
+inline std::vector<misguessed_shape> misguessed_shapes() {
+  using P = reduce_path;
+  std::vector<misguessed_shape> out;
+  // Segments of 64 covering a quarter of the input: the guess (averaging 256) is blocks.
+  out.push_back({"quarter_covered", uniform_offsets(256, 64, 0), 65536, P::blocks, P::other});
+  // One segment over max_length among ones of 200: averaging 336, the guess is blocks.
+  medium_shape huge{"", uniform_offsets(511, 200, 0), P::other};
+  huge.offsets.push_back(huge.offsets.back() + blocks_rule::max_length + 4464);
+  out.push_back({"huge_among_200", huge.offsets, huge.offsets.back(), P::blocks, P::other});
+  // One segment of 3000 among ones of 32: averaging 33, the guess is warps.
+  medium_shape long_one{"", uniform_offsets(2047, 32, 0), P::other};
+  long_one.offsets.push_back(long_one.offsets.back() + 3000);
+  out.push_back({"long_among_32", long_one.offsets, long_one.offsets.back(), P::warps, P::other});
+  // Segments of 256 but one of 1024 (and three empty ones): warps guessed, blocks picked.
+  std::vector<std::int64_t> o{0, 1024, 1024, 1024, 1024};
+  for (int s = 4; s < 1024; ++s) o.push_back(o.back() + 256);
+  out.push_back({"warps_guess_blocks_picked", o, o.back(), P::warps, P::blocks});
+  // Segments of 32 in the first 2^15 of 2^20 elements: blocks guessed, warps picked.
+  out.push_back({"blocks_guess_warps_picked", uniform_offsets(1024, 32, 0), std::int64_t(1) << 20,
+                 P::blocks, P::warps});
+  return out;
+}
+
+// Offsets the host guesses right, one set per guessed kernel (n = their end, at most 65536,
+// the sanitizer runs' PARPRIM_TEST_MAX_N), good and with one bad entry in four ways: bad[k]
+// must throw naming bad_index[k] (the lowest s with offsets[s] outside [0, n] or offsets[s+1]
+// < offsets[s]) and write nothing, the gated kernel included.
+struct bad_guessed {
+  std::string name;
+  std::vector<std::int64_t> good;
+  std::vector<std::vector<std::int64_t>> bad;
+  std::vector<std::int64_t> bad_index;
+};
+
+inline std::vector<bad_guessed> bad_guessed_offsets() {
+  std::vector<bad_guessed> out(2);
+  out[0].name = "warps";
+  out[0].good = uniform_offsets(warps_rule::min_work_per_longest, warps_rule::min_average, 0);
+  out[1].name = "blocks";
+  out[1].good = uniform_offsets(blocks_rule::min_work_per_longest, blocks_rule::min_average, 0);
+  for (bad_guessed& b : out) {
+    const std::int64_t count = std::int64_t(b.good.size()) - 1, n = b.good.back(), mid = count / 2;
+    auto with = [&](std::int64_t s, std::int64_t value, std::int64_t named) {
+      b.bad.push_back(b.good);
+      b.bad.back()[std::size_t(s)] = value;
+      b.bad_index.push_back(named);
+    };
+    with(mid, b.good[std::size_t(mid - 1)] - 1, mid - 1);  // a decrease in the middle
+    with(count, n + 1, count);                            // past the end of the input
+    with(0, -1, 0);                                       // before its start
+    with(mid, std::int64_t(1) << 40, mid);                // far past the end
+  }
+  return out;
+}
+
+// call(ctx, in, offsets, out): a segmented_reduce of V; oracle(offsets) its answer over x. For each
+// guessed-right offsets set, every bad variant throws naming segmented_reduce, the backend
+// and the bad entry, and leaves the poisoned output as it was; the good set then reduces as
+// the oracle does.
+template <class V, class Call, class Oracle>
+void check_bad_guessed(const context& ctx, const std::vector<V>& x, Call call, Oracle oracle) {
+  for (const bad_guessed& b : bad_guessed_offsets()) {
+    ASSERT_EQ(int(rule_path(b.good)), int(guessed_path(b.good, b.good.back()))) << b.name;
+    ASSERT_NE(int(rule_path(b.good)), int(reduce_path::other)) << b.name;
+    if (b.good.back() > std::int64_t(x.size())) continue;  // PARPRIM_TEST_MAX_N
+    auto in = buffer<V>::from_host(ctx, std::vector<V>(x.begin(), x.begin() + b.good.back()));
+    buffer<V> out(ctx, std::int64_t(b.good.size()) - 1);
+    out.fill_bytes(0x5A);
+    const auto poisoned = out.to_host();
+    for (std::size_t k = 0; k < b.bad.size(); ++k) {
+      auto off = buffer<std::int64_t>::from_host(ctx, b.bad[k]);
+      testing::expect_error(
+          [&] { call(ctx, span<const V>(in), span<const std::int64_t>(off), span<V>(out)); },
+          errc::invalid_argument,
+          {"segmented_reduce", ctx.name(), "offsets[" + std::to_string(b.bad_index[k]) + "]"});
+      EXPECT_TRUE(out.to_host() == poisoned) << b.name << ": bad offsets set " << k << " wrote";
+    }
+    auto off = buffer<std::int64_t>::from_host(ctx, b.good);
+    call(ctx, span<const V>(in), span<const std::int64_t>(off), span<V>(out));
+    EXPECT_TRUE(out.to_host() == oracle(b.good)) << b.name << ": good offsets after bad ones";
+  }
+}
+
+// The misguessed shapes (within PARPRIM_TEST_MAX_N): each reduces as the oracle does.
+template <class V, class Call, class Oracle>
+void check_misguessed(const context& ctx, const std::vector<V>& x, Call call, Oracle oracle) {
+  for (const misguessed_shape& sh : misguessed_shapes()) {
+    ASSERT_EQ(int(guessed_path(sh.offsets, sh.n)), int(sh.guess)) << sh.name;
+    ASSERT_EQ(int(rule_path(sh.offsets)), int(sh.path)) << sh.name;
+    if (sh.n > std::int64_t(x.size())) continue;
+    auto in = buffer<V>::from_host(ctx, std::vector<V>(x.begin(), x.begin() + sh.n));
+    auto off = buffer<std::int64_t>::from_host(ctx, sh.offsets);
+    buffer<V> out(ctx, std::int64_t(sh.offsets.size()) - 1);
+    out.fill_bytes(0xA5);
+    call(ctx, span<const V>(in), span<const std::int64_t>(off), span<V>(out));
+    EXPECT_TRUE(out.to_host() == oracle(sh.offsets)) << sh.name;
+  }
+}
+
+// Calls in a row on two contexts, interleaved, with different offsets (a guessed-right warp
+// shape, a guessed-right block shape, bad offsets, a misguessed shape), each result read back
+// only after all calls: every call reads its own verdict, not a stale one of the context's
+// reused verdict words.
+template <class V, class Call, class Oracle>
+void check_calls_in_a_row(const context& a, const context& b, const std::vector<V>& x, Call call,
+                          Oracle oracle) {
+  const auto guessed = bad_guessed_offsets();
+  const auto misguessed = misguessed_shapes();
+  const std::vector<std::vector<std::int64_t>> offsets{guessed[0].good, guessed[1].good,
+                                                       misguessed[0].offsets, guessed[1].good};
+  const std::int64_t n = 65536;  // every offsets set above ends within it
+  ASSERT_LE(n, std::int64_t(x.size()));
+  const std::vector<V> head(x.begin(), x.begin() + n);
+  std::vector<buffer<V>> ins, outs;
+  std::vector<buffer<std::int64_t>> offs;
+  for (const context* ctx : {&a, &b}) {
+    ins.push_back(buffer<V>::from_host(*ctx, head));
+    for (const auto& o : offsets) offs.push_back(buffer<std::int64_t>::from_host(*ctx, o));
+    for (const auto& o : offsets) outs.emplace_back(*ctx, std::int64_t(o.size()) - 1);
+  }
+  // Bad offsets of the block shape's size, into the output of a's block-shape call (which it
+  // must leave as it is).
+  auto bad = buffer<std::int64_t>::from_host(a, guessed[1].bad[0]);
+  for (std::size_t k = 0; k < offsets.size(); ++k) {
+    for (std::size_t c = 0; c < 2; ++c) {
+      const std::size_t i = c * offsets.size() + k;
+      call(c == 0 ? a : b, span<const V>(ins[c]), span<const std::int64_t>(offs[i]),
+           span<V>(outs[i]));
+    }
+    testing::expect_error(
+        [&] {
+          call(a, span<const V>(ins[0]), span<const std::int64_t>(bad), span<V>(outs[1]));
+        },
+        errc::invalid_argument, {"segmented_reduce", a.name(), "offsets["});
+  }
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    EXPECT_TRUE(outs[i].to_host() == oracle(offsets[i % offsets.size()])) << "call " << i;
+}
+
 struct lin {
   std::uint32_t a, b;  // x -> a x + b
 };
@@ -213,6 +376,23 @@ void check_generic(const context& ctx, Op op, int skip_words, std::uint64_t seed
     EXPECT_EQ(red.to_host(), reduce_oracle(x, sh.offsets, init, op))
         << sizeof(V) << "-byte values, view " << skip_words << " words in, " << sh.name;
   }
+}
+
+// The guess-related checks above with a caller's operator (lin, not commutative).
+inline void guessed_generic_cases(const context& ctx, std::uint64_t seed) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const std::int64_t n = std::min<std::int64_t>(std::int64_t(1) << 20, testing::max_test_size());
+  const auto words = make_words<lin>(n, 0, seed);
+  std::vector<lin> x(static_cast<std::size_t>(n));
+  std::memcpy(x.data(), words.data(), x.size() * sizeof(lin));
+  const lin init{3, 1};
+  auto call = [init](const context& c, span<const lin> in, span<const std::int64_t> off,
+                     span<lin> out) { segmented_reduce(c, in, off, out, init, lin_then{}); };
+  auto oracle = [&](const std::vector<std::int64_t>& o) {
+    return reduce_oracle(x, o, init, lin_then{});
+  };
+  check_bad_guessed<lin>(ctx, x, call, oracle);
+  check_misguessed<lin>(ctx, x, call, oracle);
 }
 
 inline void every_generic_case(const context& ctx, std::uint64_t seed) {

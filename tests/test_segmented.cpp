@@ -4,7 +4,7 @@
 // half the data), long segments mixed with short and empty ones (CUDA's chunked reduce),
 // offsets not starting at 0 or not reaching the end; segments around the thresholds of
 // CUDA's warp-per-segment and block-per-segment reduces; inputs off a 16-byte boundary; float
-// reproducibility; bad offsets.
+// reproducibility; bad offsets; the kernel CUDA queues behind the offsets check on a guess.
 #include <initializer_list>
 #include <random>
 #include <vector>
@@ -315,6 +315,55 @@ TEST_P(Segmented, BadOffsetsThrowAndWriteNothing) {
   auto off = buffer<std::int64_t>::from_host(ctx, {0, 5, 10});
   testing::expect_error([&] { segmented_reduce<std::int32_t>(ctx, in, off, out); },
                         errc::invalid_argument, {"segmented_reduce", "out.size()=3"});
+}
+
+// CUDA queues the warp or block kernel the host guesses behind the offsets check, before its
+// verdict (segmented_medium_cases.hpp): bad offsets on shapes guessed right, shapes guessed
+// wrong, calls in a row on two contexts. The CPU runs the same cases.
+template <class T>
+auto reduce_call(op o) {
+  return [o](const context& c, span<const T> in, span<const std::int64_t> off, span<T> out) {
+    segmented_reduce<T>(c, in, off, out, T(3), o);
+  };
+}
+
+template <class T>
+auto reduce_oracle_of(const std::vector<T>& x, op o) {
+  return [&x, o](const std::vector<std::int64_t>& off) {
+    return reference::segmented_reduce(x, off, T(3), o);
+  };
+}
+
+template <class T>
+void check_guessed(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = std::min<std::int64_t>(std::int64_t(1) << 20, testing::max_test_size());
+  const auto x = make_values<T>(n, seed);
+  for (op o : {op::plus, op::max}) {
+    SCOPED_TRACE(std::string(type_name<T>()) + " " + to_string(o));
+    check_bad_guessed<T>(ctx, x, reduce_call<T>(o), reduce_oracle_of(x, o));
+    check_misguessed<T>(ctx, x, reduce_call<T>(o), reduce_oracle_of(x, o));
+  }
+}
+
+TEST_P(Segmented, GuessedKernelBehindTheCheck) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_guessed<std::uint32_t>(ctx, seed);
+  check_guessed<float>(ctx, seed);
+  check_guessed<double>(ctx, seed);
+}
+
+TEST_P(Segmented, CallsInARowReadTheirOwnVerdict) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  if (65536 > testing::max_test_size()) GTEST_SKIP() << "PARPRIM_TEST_MAX_N";
+  context a = testing::make_context(GetParam()), b = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  const auto x = make_values<std::uint32_t>(65536, seed);
+  check_calls_in_a_row<std::uint32_t>(a, b, x, reduce_call<std::uint32_t>(op::plus),
+                                      reduce_oracle_of(x, op::plus));
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Segmented, ::testing::Values(backend::cpu, backend::cuda),

@@ -16,6 +16,10 @@ TEST(SegmentedGenericCpu, MediumSegmentsAroundThresholds) {
   segmented_medium_cases::every_generic_case(context::cpu(), testing::fresh_seed());
 }
 
+TEST(SegmentedGenericCpu, GuessedKernelShapes) {
+  segmented_medium_cases::guessed_generic_cases(context::cpu(), testing::fresh_seed());
+}
+
 TEST(SegmentedGenericCpu, InPlaceScan) { in_place(context::cpu(), testing::fresh_seed()); }
 
 TEST(SegmentedGenericCpu, FloatsReproducible) {

@@ -5,7 +5,9 @@
 // offsets[S] need not be in.size(): elements outside [offsets[0], offsets[S]) are neither read
 // nor written. Offsets that decrease, are negative or exceed in.size() throw parprim::error
 // (errc::invalid_argument) before anything is written; on CUDA a kernel checks them and the
-// call waits for its verdict (one small copy back to the host) before the work starts.
+// call waits for its verdict (read from pinned host memory) before it returns;
+// segmented_reduce may queue its reduce behind the check first, gated on the verdict on the
+// device, so that the GPU goes on while the host reads it.
 // Segments by flags: a segment starts at element 0 and at every i with flags[i] != 0.
 //
 //   segmented_reduce           out[s] = init op in[offsets[s]] op ... (left to right); an
@@ -90,10 +92,10 @@ void segmented_exclusive_scan_by_flags(const context& ctx, span<const T> in,
 
 namespace detail {
 
-// The checks of segmented_reduce; returns the data range the offsets cover.
+// The checks of segmented_reduce but the offsets' values (the sizes and overlaps).
 template <class T>
-covered check_segmented_reduce(const checker& c, span<const T> in,
-                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
+void check_segmented_reduce_shapes(const checker& c, span<const T> in,
+                                   span<const std::int64_t> offsets, span<T> out, workspace* ws) {
   c.valid(in, "in");
   c.valid(out, "out");
   c.no_overlap(in, "in", out, "out", false);
@@ -103,6 +105,13 @@ covered check_segmented_reduce(const checker& c, span<const T> in,
     c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
            std::to_string(offsets.size()) + " describes " + std::to_string(offsets.size() - 1) +
            " segments");
+}
+
+// The checks of segmented_reduce; returns the data range the offsets cover.
+template <class T>
+covered check_segmented_reduce(const checker& c, span<const T> in,
+                               span<const std::int64_t> offsets, span<T> out, workspace* ws) {
+  check_segmented_reduce_shapes(c, in, offsets, out, ws);
   return check_segment_offsets(c, offsets, in.size());
 }
 
@@ -133,6 +142,7 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
   job.longest = range.longest;
+  job.first = range.first;
   job.values = in.data() + range.first;
   job.has_init = true;
   job.init = init;
@@ -186,6 +196,24 @@ void run(const context& ctx, const char* function, const detail::segments_job<T>
   detail::cpu::segments::run(ctx, job, op);
 }
 
+// segmented_reduce's follow-up of the CUDA offsets check (detail::offsets_follow_up): the warp
+// or block kernel of the caller's operator that the host guesses, queued before the verdict
+// (nvcc only: parprim/cuda/segmented.cuh).
+template <class T, class Op>
+struct queued_reduce {
+  const context* ctx;
+  span<const T> in;
+  span<const std::int64_t> offsets;
+  span<T> out;
+  T init;
+  Op op;
+  static int queue(const void* arg, const unsigned long long* verdict) {
+    const auto& q = *static_cast<const queued_reduce*>(arg);
+    return detail::cuda_body<detail::segmented_tag, detail::with_nvcc<T>>::queue_reduce(
+        *q.ctx, "segmented_reduce", q.in, q.offsets, q.out, q.init, q.op, verdict);
+  }
+};
+
 template <class T, class Op>
 void scan_by_offsets(const char* function, const context& ctx, span<const T> in,
                      span<const std::int64_t> offsets, span<T> out, bool inclusive, T init,
@@ -218,9 +246,20 @@ void segmented_reduce(const context& ctx, span<E> in, span<const std::int64_t> o
   using T = detail::value_t<E>;
   detail::check_element_type<T>();
   detail::checker c(ctx, "segmented_reduce");
-  const detail::covered range =
-      detail::check_segmented_reduce(c, detail::as_input(in), offsets, out, ws);
-  if (out.size() == 0) return;
+  detail::check_segmented_reduce_shapes(c, detail::as_input(in), offsets, out, ws);
+  // On CUDA (nvcc), the kernel the host guesses runs right behind the offsets check, gated on
+  // its verdict, as in the precompiled segmented_reduce (src/core/segmented.cpp says why).
+  const detail_segmented::queued_reduce<T, Op> queued{&ctx, detail::as_input(in), offsets, out,
+                                                      init, op};
+  detail::offsets_follow_up follow;
+  if constexpr (detail::with_nvcc<T>) {
+    if (ctx.kind() == backend::cuda) {
+      follow.queue = &detail_segmented::queued_reduce<T, Op>::queue;
+      follow.arg = &queued;
+    }
+  }
+  const detail::covered range = detail::check_segment_offsets(c, offsets, in.size(), &follow);
+  if (out.size() == 0 || follow.done) return;
   detail_segmented::run(ctx, "segmented_reduce",
                         detail::reduce_job(detail::as_input(in), offsets, out, range, init), op,
                         ws);

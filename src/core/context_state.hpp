@@ -4,11 +4,16 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "parprim/context.hpp"
+
+namespace parprim::cuda_rt {
+struct verdict_slot;  // cuda/runtime/verdict_slot.hpp
+}
 
 namespace parprim::detail {
 
@@ -28,6 +33,12 @@ struct context_state {
   // Checks queued by kernels, run and cleared by synchronize().
   std::mutex check_mutex;
   std::vector<std::function<void()>> deferred_checks;
+
+  // CUDA: the offsets check's verdict slots (pinned host words and an event each; see
+  // cuda/runtime/verdict_slot.hpp), one per call in flight, created once and reused.
+  std::mutex verdict_mutex;
+  std::vector<std::unique_ptr<cuda_rt::verdict_slot, void (*)(cuda_rt::verdict_slot*)>>
+      verdict_slots;
 
   ~context_state();
 };

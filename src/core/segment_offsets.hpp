@@ -1,9 +1,15 @@
 // The check of segment offsets shared by the front ends that take them (segmented.cpp,
 // top_k.cpp): non-decreasing and inside [0, n]; also the longest segment's length. Offsets
-// live on the context's backend; CUDA checks them with a kernel and waits for the verdict.
+// live on the context's backend: the CPU checks them at once; CUDA queues a check kernel
+// (src/cuda/kernels/segmented.cu) whose verdict the host waits for in wait(). Between the two,
+// a caller may queue work gated on the device-side verdict (device_verdict()): the GPU then
+// runs it right after the check while the host waits for the check alone
+// (segmented_reduce: src/core/segmented.cpp, and through check_segment_offsets' follow-up
+// the generic one).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "parprim/detail/segmented.hpp"
@@ -15,33 +21,66 @@
 
 namespace parprim::detail {
 
-inline covered check_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n) {
-  c.valid(offsets, "offsets");
-  if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
-  const std::int64_t segments = offsets.size() - 1;
-  std::int64_t bad = -1, first = 0, last = 0, longest = 0;
+class offsets_check {
+ public:
+  offsets_check(const checker& c, span<const std::int64_t> offsets, std::int64_t n)
+      : c_(c), n_(n) {
+    c.valid(offsets, "offsets");
+    if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
+    const std::int64_t segments = offsets.size() - 1;
 #if PARPRIM_HAVE_CUDA
-  if (c.ctx().kind() == backend::cuda) {
-    auto v = cuda_backend::check_offsets(c.ctx(), offsets.data(), segments, n);
-    bad = v.bad;
-    first = v.first;
-    last = v.last;
-    longest = v.longest;
-  }
-#endif
-  if (c.ctx().kind() == backend::cpu) {
-    const std::int64_t* o = offsets.data();
-    for (std::int64_t s = 0; s <= segments && bad < 0; ++s) {
-      if (o[s] < 0 || o[s] > n || (s < segments && o[s + 1] < o[s])) bad = s;
-      else if (s < segments && o[s + 1] - o[s] > longest) longest = o[s + 1] - o[s];
+    if (c.ctx().kind() == backend::cuda) {
+      cuda_.emplace(c.ctx(), offsets.data(), segments, n);
+      return;
     }
-    first = o[0];
-    last = o[segments];
+#endif
+    const std::int64_t* o = offsets.data();
+    for (std::int64_t s = 0; s <= segments && bad_ < 0; ++s) {
+      if (o[s] < 0 || o[s] > n || (s < segments && o[s + 1] < o[s])) bad_ = s;
+      else if (s < segments && o[s + 1] - o[s] > range_.longest) range_.longest = o[s + 1] - o[s];
+    }
+    range_.first = o[0];
+    range_.last = o[segments];
   }
-  if (bad >= 0)
-    c.fail("offsets[" + std::to_string(bad) + "] or offsets[" + std::to_string(bad + 1) +
-           "] is outside [0, " + std::to_string(n) + "] or the offsets decrease there");
-  return {first, last, longest};
+
+  // CUDA: the check's verdict words on the device (cuda_tuning::offsets_verdict_words), for
+  // kernels queued before wait() that write nothing unless they say the offsets are good.
+  // Null on the CPU.
+  const unsigned long long* device_verdict() const {
+#if PARPRIM_HAVE_CUDA
+    if (cuda_) return cuda_->device_verdict();
+#endif
+    return nullptr;
+  }
+
+  // The range the offsets cover and the longest segment; c.fail naming the first bad entry.
+  covered wait() {
+#if PARPRIM_HAVE_CUDA
+    if (cuda_) {
+      const auto v = cuda_->wait();
+      bad_ = v.bad;
+      range_ = {v.first, v.last, v.longest};
+    }
+#endif
+    if (bad_ >= 0)
+      c_.fail("offsets[" + std::to_string(bad_) + "] or offsets[" + std::to_string(bad_ + 1) +
+              "] is outside [0, " + std::to_string(n_) + "] or the offsets decrease there");
+    return range_;
+  }
+
+ private:
+  const checker& c_;
+  std::int64_t n_;
+  std::int64_t bad_ = -1;
+  covered range_;
+#if PARPRIM_HAVE_CUDA
+  std::optional<cuda_backend::offsets_check_in_flight> cuda_;
+#endif
+};
+
+// The check, waited for.
+inline covered check_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n) {
+  return offsets_check(c, offsets, n).wait();
 }
 
 }  // namespace parprim::detail

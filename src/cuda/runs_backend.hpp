@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "core/runs_job.hpp"
+#include "cuda/runtime/verdict_slot.hpp"
 #include "parprim/context.hpp"
 #include "parprim/detail/runs.hpp"
 #include "parprim/ops.hpp"
@@ -33,15 +34,32 @@ std::int64_t lengths_by_key(const context& ctx, const detail::runs_io<K, std::in
 template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws);
 
-// Validates segment offsets on the device: returns the first s with offsets[s+1] < offsets[s]
-// or an offset outside [0, limit], or -1; also returns offsets[0] and offsets[segments], and
-// (when none is bad) the longest segment's length.
+// The device check of segment offsets: the first s with offsets[s+1] < offsets[s] or an
+// offset outside [0, limit], or -1; also offsets[0] and offsets[segments], and (when none is
+// bad) the longest segment's length.
 struct offsets_verdict {
   std::int64_t bad = -1;
   std::int64_t first = 0;
   std::int64_t last = 0;
   std::int64_t longest = 0;
 };
+
+// The check queued on the context's stream, its verdict not yet waited for: work queued after
+// it may read the verdict on the device (device_verdict(): the published words of
+// cuda_tuning::offsets_verdict_words) and must write nothing unless it says the offsets are
+// good. wait() waits for the check alone, not for what was queued after it.
+class offsets_check_in_flight {
+ public:
+  offsets_check_in_flight(const context& ctx, const std::int64_t* offsets, std::int64_t segments,
+                          std::int64_t limit);
+  const unsigned long long* device_verdict() const;
+  offsets_verdict wait();
+
+ private:
+  cuda_rt::verdict_lease lease_;
+};
+
+// The check, waited for.
 offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
                               std::int64_t segments, std::int64_t limit);
 

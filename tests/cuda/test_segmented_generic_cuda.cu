@@ -21,6 +21,14 @@ TEST(SegmentedGenericCuda, MediumSegmentsAroundThresholds) {
   segmented_medium_cases::every_generic_case(context::cuda(0), testing::fresh_seed());
 }
 
+// The warp or block kernel of a caller's operator queued behind the offsets check on the
+// host's guess: bad offsets on shapes guessed right write nothing, misguessed shapes match
+// the oracle.
+TEST(SegmentedGenericCuda, GuessedKernelShapes) {
+  if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
+  segmented_medium_cases::guessed_generic_cases(context::cuda(0), testing::fresh_seed());
+}
+
 TEST(SegmentedGenericCuda, InPlaceScan) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   in_place(context::cuda(0), testing::fresh_seed());

@@ -25,6 +25,10 @@
 // So a worker's loads are contiguous runs (one 16-byte unit each, coalesced through L1 as in
 // CUB's vectorized blocked loads) and every combine keeps element order.
 // Traffic: the input once, two offsets and one value per segment.
+//
+// Behind the offsets check: segmented_reduce may queue this kernel before the host knows the
+// check's verdict (src/core/segmented.cpp); every block then reads the verdict first
+// (gate_open) and leaves without writing unless it picks this kernel.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,6 +39,7 @@
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/cuda/detail/vector_io.cuh"
 #include "parprim/cuda/tuning/segment_blocks_tuning.hpp"
+#include "parprim/cuda/tuning/segment_paths.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/segmented.hpp"
 
@@ -52,7 +57,9 @@ bool is_offsets_reduction(const detail::segments_job<V>& job) {
 // Whether the job goes to this kernel: a reduction by offsets whose lengths suit it.
 template <class V>
 bool suits(const detail::segments_job<V>& job) {
-  return is_offsets_reduction(job) && tuning::chosen(job.n, job.segments, job.longest);
+  return is_offsets_reduction(job) &&
+         cuda_tuning::per_segment_path(job.n, job.segments, job.longest) ==
+             cuda_tuning::segment_path::blocks;
 }
 
 template <class V, class Op>
@@ -152,11 +159,26 @@ __device__ __forceinline__ int fold_segment(const V* __restrict__ p, std::int64_
   return fold_part<false, Workers>(p, len, 0, t, op, acc, has);
 }
 
-// Block s reduces segment s. values[0] is the element at offsets[0].
+// Whether a kernel gated on the offsets check's verdict (src/cuda/kernels/segmented.cu, its
+// published words: cuda_tuning::offsets_verdict_words) runs: the offsets are good and the
+// rule (cuda_tuning::per_segment_path, applied once by the check to their true covered range
+// and longest segment) picks `path`. Every thread reads the same word, so a block or warp
+// leaves together and no barrier or shuffle is left waiting. A null gate lets the kernel run
+// (the host already decided).
+__device__ __forceinline__ bool gate_open(const unsigned long long* __restrict__ gate,
+                                          cuda_tuning::segment_path path) {
+  return gate == nullptr ||
+         gate[cuda_tuning::offsets_verdict_words::path] == static_cast<unsigned long long>(path);
+}
+
+// Block s reduces segment s (data[offsets[s], offsets[s+1]): data is the element at position
+// 0 of the offsets), when the gate lets it.
 template <class V, class Op>
 __global__ void __launch_bounds__(threads)
-    reduce_kernel(const V* __restrict__ values, const std::int64_t* __restrict__ offsets, V init,
-                  Op op, V* __restrict__ out) {
+    reduce_kernel(const V* __restrict__ data, const std::int64_t* __restrict__ offsets,
+                  std::int64_t segments, V init, Op op, V* __restrict__ out,
+                  const unsigned long long* __restrict__ gate) {
+  if (!gate_open(gate, cuda_tuning::segment_path::blocks)) return;
   __shared__ typename cuda_prim::block_reduce<V, Op, threads>::storage s;
   const std::int64_t seg = blockIdx.x;
   const std::int64_t begin = offsets[seg], len = offsets[seg + 1] - begin;
@@ -166,19 +188,28 @@ __global__ void __launch_bounds__(threads)
   }
   V acc{};
   bool has = false;
-  const int holders = fold_segment<threads>(values + (begin - offsets[0]), len,
-                                            int(threadIdx.x), op, acc, has);
+  const int holders = fold_segment<threads>(data + begin, len, int(threadIdx.x), op, acc, has);
   const V total = cuda_prim::block_reduce_first<V, Op, threads>(s, acc, op, holders);
   if (threadIdx.x == 0) out[seg] = op(init, total);
 }
 
-// Stream-ordered; the caller checked suits(job).
+// Stream-ordered. data: the element at position 0 of the offsets; gate: the offsets check's
+// published verdict words, or null where the host picked this kernel from the verdict.
+template <class V, class Op>
+void launch(const context& ctx, const V* data, const std::int64_t* offsets,
+            std::int64_t segments, V init, Op op, V* out, const unsigned long long* gate,
+            const char* who) {
+  use_device(ctx, who);
+  reduce_kernel<V, Op><<<unsigned(segments), threads, 0, stream_of(ctx)>>>(
+      data, offsets, segments, init, op, out, gate);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
+// The runs engine's entry (parprim/cuda/segmented.cuh); the caller checked suits(job).
 template <class V, class Op>
 void launch(const context& ctx, const detail::segments_job<V>& job, Op op, const char* who) {
-  use_device(ctx, who);
-  reduce_kernel<V, Op><<<unsigned(job.segments), threads, 0, stream_of(ctx)>>>(
-      job.values, job.offsets, job.init, op, job.reduced_out);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  launch(ctx, job.values - job.first, job.offsets, job.segments, job.init, op, job.reduced_out,
+         nullptr, who);
 }
 
 }  // namespace parprim::cuda_kernels::segment_blocks

@@ -19,7 +19,8 @@
 // skips all this: one warp per segment (parprim/cuda/segment_warps.cuh, by
 // segment_warps_tuning::chosen: averaging 32-1023 elements, none long), else one block per
 // segment (parprim/cuda/segment_blocks.cuh, by segment_blocks_tuning::chosen: averaging 256
-// or more, none over 65536); the order of all the paths: segment_blocks.cuh.
+// or more, none over 65536); the order of all the paths: segment_blocks.cuh. segmented_reduce
+// may queue either behind the offsets check on the host's guess (launch_guessed_reduce).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -291,6 +292,29 @@ void run(const context& ctx, const segments_job<V>& job, Op op, workspace* ws, c
 
 }  // namespace parprim::cuda_kernels::runs
 
+namespace parprim::cuda_kernels {
+
+// segmented_reduce's warp or block kernel for the host's guess (cuda_tuning::speculated_path
+// of n, the input's size, and the segment count), queued behind the offsets check before its
+// verdict, gated on the check's published verdict words; returns the path queued (neither:
+// nothing). data: the whole input (segment s is data[offsets[s], offsets[s+1])).
+template <class V, class Op>
+cuda_tuning::segment_path launch_guessed_reduce(const context& ctx, const V* data,
+                                                std::int64_t n, const std::int64_t* offsets,
+                                                std::int64_t segments, V init, Op op, V* out,
+                                                const unsigned long long* verdict,
+                                                const char* who) {
+  using cuda_tuning::segment_path;
+  const segment_path guess = cuda_tuning::speculated_path(n, segments);
+  if (guess == segment_path::warps)
+    segment_warps::launch(ctx, data, offsets, segments, init, op, out, verdict, who);
+  else if (guess == segment_path::blocks)
+    segment_blocks::launch(ctx, data, offsets, segments, init, op, out, verdict, who);
+  return guess;
+}
+
+}  // namespace parprim::cuda_kernels
+
 namespace parprim::detail {
 
 template <>
@@ -299,6 +323,16 @@ struct cuda_body<segmented_tag, true> {
   static void run(const context& ctx, const char* function, const segments_job<V>& job, Op op,
                   workspace* ws) {
     cuda_kernels::runs::run(ctx, job, op, ws, function);
+  }
+  // The guessed reduce queued behind the offsets check (segmented_reduce's follow-up:
+  // detail::offsets_follow_up); returns the cuda_tuning::segment_path queued, as an int.
+  template <class V, class Op>
+  static int queue_reduce(const context& ctx, const char* function, span<const V> in,
+                          span<const std::int64_t> offsets, span<V> out, V init, Op op,
+                          const unsigned long long* verdict) {
+    return int(cuda_kernels::launch_guessed_reduce(ctx, in.data(), in.size(), offsets.data(),
+                                                   out.size(), init, op, out.data(), verdict,
+                                                   function));
   }
 };
 

@@ -28,6 +28,7 @@ struct segments_job {
   const std::int64_t* offsets = nullptr;  // segments + 1 entries, non-decreasing, checked
   std::int64_t segments = 0;
   std::int64_t longest = 0;  // offsets: the most elements one segment holds
+  std::int64_t first = 0;    // offsets: offsets[0], the position of values[0] in the input
 
   const V* values = nullptr;
   bool has_init = false;  // the first value of every run is folded as init op v
@@ -49,9 +50,22 @@ struct covered {
   std::int64_t longest = 0;
 };
 
+// Work queued on the CUDA stream right behind the device check of the offsets, before the
+// host waits for its verdict (generic segmented_reduce's warp or block kernel, gated on the
+// verdict: parprim/cuda/segmented.cuh). queue(arg, verdict) gets the check's device-side
+// verdict words and returns the path it queued (a cuda_tuning::segment_path, 0: nothing);
+// the check sets `done` when the verdict picks that path, so the call is complete.
+struct offsets_follow_up {
+  int (*queue)(const void* arg, const unsigned long long* verdict) = nullptr;
+  const void* arg = nullptr;
+  bool done = false;
+};
+
 // Offsets of S + 1 >= 1 entries, non-decreasing, inside [0, n]; otherwise c.fail naming the
 // first bad entry. Offsets live on the context's backend: CUDA checks them with a kernel and
-// waits for the verdict (compiled in the library: src/core/segmented.cpp).
-covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n);
+// waits for the verdict (compiled in the library: src/core/segmented.cpp), after queuing
+// `follow` (when given) behind the check.
+covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
+                              offsets_follow_up* follow = nullptr);
 
 }  // namespace parprim::detail

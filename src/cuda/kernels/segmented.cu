@@ -4,7 +4,9 @@
 // engine's entry sends a segmented_reduce of short-to-medium segments to one warp per segment
 // (parprim/cuda/segment_warps.cuh), of medium ones to one block per segment
 // (parprim/cuda/segment_blocks.cuh), and runs the two passes for the rest (the order of the
-// paths: segment_blocks.cuh).
+// paths: segment_blocks.cuh). segmented_reduce may instead queue the warp or block kernel on
+// the host's guess right behind the offsets check (segmented_reduce_speculated, gated on the
+// verdict the check kernel publishes; src/core/segmented.cpp).
 #include <algorithm>
 
 #include "cuda/kernels/segmented_reduce.cuh"
@@ -42,16 +44,23 @@ struct is_commutative<cuda_kernels::runtime_op<V>> : std::true_type {};
 
 namespace parprim::cuda_kernels {
 
-// ~s for the lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into
-// verdict[0] (0: none; the complement lets one memset of zeros start all four words);
-// offsets[0] and offsets[segments] into verdict[1], verdict[2]; the longest segment's length
-// into verdict[3] (meaningless when some offset is bad): one atomicMax per block at most,
-// and only where the block's longest beats the value already there, so uniform lengths cost
-// a few atomics, not one per block.
+// The check of segment offsets, into the scratch words of a verdict slot
+// (cuda_tuning::offsets_verdict_words, cuda/runtime/verdict_slot.hpp; zero on entry): ~s for
+// the lowest s with an offset outside [0, limit] or offsets[s+1] < offsets[s] into `bad` (0:
+// none; the complement lets zeroed words start the check); offsets[0] and offsets[segments]
+// into `first`, `last`; the longest segment's length into `longest` (meaningless when some
+// offset is bad): one atomicMax per block at most, and only where the block's longest beats
+// the value already there, so uniform lengths cost a few atomics, not one per block. The last
+// block to finish (counted in `finished_blocks`) publishes them with the path the rule picks
+// for them (cuda_tuning::per_segment_path) to the device copy that gated kernels queued after
+// this one read, and to the pinned host words the host reads once the event after this
+// kernel has fired, so nothing is copied back on the stream; then it zeroes the scratch words
+// for the slot's next check.
 constexpr int check_threads = 256;
 __global__ void __launch_bounds__(check_threads)
     check_offsets_kernel(const std::int64_t* offsets, std::int64_t segments, std::int64_t limit,
-                         unsigned long long* verdict) {
+                         unsigned long long* words, unsigned long long* host_words) {
+  using w = cuda_tuning::offsets_verdict_words;
   using longest_reduce = cuda_prim::block_reduce<std::int64_t, parprim::detail::max_op<std::int64_t>,
                                                  check_threads>;
   __shared__ typename longest_reduce::storage shared;
@@ -60,15 +69,35 @@ __global__ void __launch_bounds__(check_threads)
   if (s <= segments) {
     const std::int64_t o = offsets[s];
     const bool bad = o < 0 || o > limit || (s < segments && offsets[s + 1] < o);
-    if (bad) atomicMax(verdict, ~static_cast<unsigned long long>(s));
-    if (s == 0) verdict[1] = static_cast<unsigned long long>(o);
-    if (s == segments) verdict[2] = static_cast<unsigned long long>(o);
+    if (bad) atomicMax(&words[w::bad], ~static_cast<unsigned long long>(s));
+    if (s == 0) words[w::first] = static_cast<unsigned long long>(o);
+    if (s == segments) words[w::last] = static_cast<unsigned long long>(o);
     if (!bad && s < segments) length = offsets[s + 1] - o;
   }
   length = longest_reduce::reduce(shared, length, parprim::detail::max_op<std::int64_t>{});
+  volatile unsigned long long* seen = words;
   if (threadIdx.x == 0 && length > 0 &&
-      static_cast<unsigned long long>(length) > *static_cast<volatile unsigned long long*>(&verdict[3]))
-    atomicMax(&verdict[3], static_cast<unsigned long long>(length));
+      static_cast<unsigned long long>(length) > seen[w::longest])
+    atomicMax(&words[w::longest], static_cast<unsigned long long>(length));
+  __threadfence();  // this block's words are visible to the last block before it counts
+  __syncthreads();
+  if (threadIdx.x != 0 || atomicAdd(&words[w::finished_blocks], 1ull) != gridDim.x - 1) return;
+  __threadfence();
+  unsigned long long verdict[w::published];
+  for (int k = w::bad; k <= w::longest; ++k) verdict[k] = seen[k];
+  const std::int64_t covered = std::int64_t(verdict[w::last]) - std::int64_t(verdict[w::first]);
+  verdict[w::path] = static_cast<unsigned long long>(
+      verdict[w::bad] != 0 ? cuda_tuning::segment_path::neither
+                           : cuda_tuning::per_segment_path(covered, segments,
+                                                           std::int64_t(verdict[w::longest])));
+  volatile unsigned long long* host = host_words;
+  for (int k = 0; k < w::published; ++k) {
+    words[w::scratch_words + k] = verdict[k];
+    host[k] = verdict[k];
+  }
+  for (int k = 0; k < w::scratch_words; ++k) seen[k] = 0;
+  // No system-wide fence: the host reads the pinned words after the event behind this kernel,
+  // and a finished kernel's writes are visible to the host by then.
 }
 
 }  // namespace parprim::cuda_kernels
@@ -115,25 +144,50 @@ void segmented_reduce_chunked(const context& ctx, const T* in, const std::int64_
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
-                              std::int64_t segments, std::int64_t limit) {
+offsets_check_in_flight::offsets_check_in_flight(const context& ctx,
+                                                 const std::int64_t* offsets,
+                                                 std::int64_t segments, std::int64_t limit)
+    : lease_(ctx, "segment offsets") {
   using namespace cuda_kernels;
   const char* who = "segment offsets";
   use_device(ctx, who);
-  cudaStream_t stream = stream_of(ctx);
-  detail::temp_memory verdict(ctx, nullptr, 4 * sizeof(unsigned long long));
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(verdict.get(), 0, 32, stream));
   check_offsets_kernel<<<unsigned(ceil_div(segments + 1, check_threads)), check_threads, 0,
-                         stream>>>(offsets, segments, limit, verdict.as<unsigned long long>());
+                         stream_of(ctx)>>>(offsets, segments, limit, lease_.slot().device_words,
+                                           lease_.slot().host_words_on_device);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  unsigned long long host[4];
-  ctx.copy_to_host(host, verdict.get(), sizeof(host));
+  lease_.record(who);
+}
+
+const unsigned long long* offsets_check_in_flight::device_verdict() const {
+  return lease_.slot().device_words + cuda_tuning::offsets_verdict_words::scratch_words;
+}
+
+offsets_verdict offsets_check_in_flight::wait() {
+  using w = cuda_tuning::offsets_verdict_words;
+  lease_.wait("segment offsets");
+  const volatile unsigned long long* host = lease_.slot().host_words;
   offsets_verdict v;
-  v.bad = host[0] == 0 ? -1 : static_cast<std::int64_t>(~host[0]);
-  v.first = static_cast<std::int64_t>(host[1]);
-  v.last = static_cast<std::int64_t>(host[2]);
-  v.longest = static_cast<std::int64_t>(host[3]);
+  v.bad = host[w::bad] == 0 ? -1 : static_cast<std::int64_t>(~host[w::bad]);
+  v.first = static_cast<std::int64_t>(host[w::first]);
+  v.last = static_cast<std::int64_t>(host[w::last]);
+  v.longest = static_cast<std::int64_t>(host[w::longest]);
   return v;
+}
+
+offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
+                              std::int64_t segments, std::int64_t limit) {
+  return offsets_check_in_flight(ctx, offsets, segments, limit).wait();
+}
+
+template <class T>
+cuda_tuning::segment_path segmented_reduce_speculated(const context& ctx, const T* in,
+                                                      std::int64_t n,
+                                                      const std::int64_t* offsets,
+                                                      std::int64_t segments, T* out, T init,
+                                                      op o, const unsigned long long* verdict) {
+  return cuda_kernels::launch_guessed_reduce(ctx, in, n, offsets, segments, init,
+                                             cuda_kernels::runtime_op<T>{o}, out, verdict,
+                                             "segmented_reduce");
 }
 
 #define PARPRIM_INSTANTIATE(V)                                                            \
@@ -142,7 +196,10 @@ offsets_verdict check_offsets(const context& ctx, const std::int64_t* offsets,
                                             workspace*);          \
   template void segmented_reduce_chunked<V>(const context&, const V*, const std::int64_t*, \
                                             std::int64_t, std::int64_t, std::int64_t, V*, V, \
-                                            op, workspace*);
+                                            op, workspace*);                               \
+  template cuda_tuning::segment_path segmented_reduce_speculated<V>(                         \
+      const context&, const V*, std::int64_t, const std::int64_t*, std::int64_t, V*, V, op,   \
+      const unsigned long long*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

@@ -1,10 +1,13 @@
 // Launch shape of the segment-per-warp segmented_reduce (parprim/cuda/segment_warps.cuh) and
 // the rule that picks it before one block per segment (segment_blocks_tuning.hpp), the
 // two-pass runs engine (parprim/cuda/segmented.cuh) and the chunked reduce
-// (src/cuda/kernels/segmented_reduce.cuh). Plain constants, no CUDA headers.
+// (src/cuda/kernels/segmented_reduce.cuh), host and device callable (the order of the rules:
+// segment_paths.hpp). Plain constants and rules, no CUDA headers.
 #pragma once
 
 #include <cstdint>
+
+#include "parprim/detail/op_functors.hpp"  // PARPRIM_HD
 
 namespace parprim::cuda_tuning {
 
@@ -41,7 +44,8 @@ struct segment_warps_tuning {
 
   // Whether a segmented_reduce of n elements in `segments` segments, the longest holding
   // `longest`, runs one warp per segment.
-  static constexpr bool chosen(std::int64_t n, std::int64_t segments, std::int64_t longest) {
+  PARPRIM_HD static constexpr bool chosen(std::int64_t n, std::int64_t segments,
+                                          std::int64_t longest) {
     return segments > 0 && segments < (std::int64_t(1) << 31) && n / segments >= min_average &&
            n / segments < blocks_average && longest <= max_length &&
            longest * min_work_per_longest <= n;
