@@ -56,7 +56,12 @@ namespace parprim::cuda_kernels {
 // this one read, and to the pinned host words the host reads once the event after this
 // kernel has fired, so nothing is copied back on the stream; then it zeroes the scratch words
 // for the slot's next check.
+// A bounded grid, each thread looping over offsets: every block ends with a fence and an
+// atomic on the one finished-blocks counter, and one block per 256 offsets made that 262,144
+// serialized atomics for 2^26 segments (segmented_reduce of 2^26 f32 in segments of 1:
+// 1.678 -> 2.198 ms on the H100 when the count was introduced).
 constexpr int check_threads = 256;
+constexpr int check_blocks_per_sm = 8;
 __global__ void __launch_bounds__(check_threads)
     check_offsets_kernel(const std::int64_t* offsets, std::int64_t segments, std::int64_t limit,
                          unsigned long long* words, unsigned long long* host_words) {
@@ -64,15 +69,15 @@ __global__ void __launch_bounds__(check_threads)
   using longest_reduce = cuda_prim::block_reduce<std::int64_t, parprim::detail::max_op<std::int64_t>,
                                                  check_threads>;
   __shared__ typename longest_reduce::storage shared;
-  const std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   std::int64_t length = 0;
-  if (s <= segments) {
+  for (std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; s <= segments;
+       s += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t o = offsets[s];
     const bool bad = o < 0 || o > limit || (s < segments && offsets[s + 1] < o);
     if (bad) atomicMax(&words[w::bad], ~static_cast<unsigned long long>(s));
     if (s == 0) words[w::first] = static_cast<unsigned long long>(o);
     if (s == segments) words[w::last] = static_cast<unsigned long long>(o);
-    if (!bad && s < segments) length = offsets[s + 1] - o;
+    if (!bad && s < segments && offsets[s + 1] - o > length) length = offsets[s + 1] - o;
   }
   length = longest_reduce::reduce(shared, length, parprim::detail::max_op<std::int64_t>{});
   volatile unsigned long long* seen = words;
@@ -151,9 +156,10 @@ offsets_check_in_flight::offsets_check_in_flight(const context& ctx,
   using namespace cuda_kernels;
   const char* who = "segment offsets";
   use_device(ctx, who);
-  check_offsets_kernel<<<unsigned(ceil_div(segments + 1, check_threads)), check_threads, 0,
-                         stream_of(ctx)>>>(offsets, segments, limit, lease_.slot().device_words,
-                                           lease_.slot().host_words_on_device);
+  const std::int64_t blocks = std::min<std::int64_t>(
+      ceil_div(segments + 1, check_threads), std::int64_t(ctx.multiprocessors()) * check_blocks_per_sm);
+  check_offsets_kernel<<<unsigned(blocks), check_threads, 0, stream_of(ctx)>>>(
+      offsets, segments, limit, lease_.slot().device_words, lease_.slot().host_words_on_device);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   lease_.record(who);
 }
