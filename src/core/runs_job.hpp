@@ -3,8 +3,8 @@
 // operator chosen at run time. Both backends run it with the generic bodies
 // (parprim/detail/cpu/segmented.hpp, parprim/cuda/segmented.cuh): a fold of (head count,
 // value since the last head, tag of the last head) per tile, a scan of the tile folds, and a
-// final pass that writes. (The by-key primitives run the single-pass body of
-// parprim/cuda/by_key.cuh.)
+// final pass that writes. (The by-key primitives, and on CUDA the segmented scans, run the
+// single-pass body of parprim/cuda/by_key.cuh.)
 #pragma once
 
 #include <cstdint>

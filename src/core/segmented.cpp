@@ -5,8 +5,9 @@
 // medium ones to one block per segment (parprim/cuda/segment_blocks.cuh), queued behind the
 // offsets check when the host's guess picks them (segmented_reduce below) or else chosen
 // inside the runs engine's entry, and other segments averaging 1024 elements or more (a huge
-// one among them) to the chunked reduce (src/cuda/kernels/segmented_reduce.cuh). Also the
-// library's check of segment offsets for the generic front ends.
+// one among them) to the chunked reduce (src/cuda/kernels/segmented_reduce.cuh); the scans
+// run the single-pass by-key scan on head flags there (src/cuda/kernels/segmented.cu). Also
+// the library's check of segment offsets for the generic front ends.
 #include "parprim/segmented.hpp"
 
 #include "core/runs_dispatch.hpp"

@@ -4,8 +4,12 @@
 //     lengths_by_key (run_length_encode; both unique.cu): the bodies of parprim/cuda/by_key.cuh
 //     with ==, for keys u32 u64 f32 f64 (signed keys arrive as their unsigned type);
 //     heads_by_key takes values by size (u32 or u64).
+//   scan_by_heads (by_key.cu): the segmented scans, as the by-key scan with u8 head flags as
+//     the keys (a run continues while the flag is 0).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
-//     head source, K = u32), on the two-pass engine of parprim/cuda/segmented.cuh.
+//     head source, K = u32): the scans go to scan_by_heads (segmented.cu builds the flags from
+//     offsets), segmented_reduce to its per-segment paths or the two-pass engine of
+//     parprim/cuda/segmented.cuh.
 // Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered;
 // the by-key ones -1 too where io.count_out receives the count: the _into forms).
 #pragma once
@@ -23,6 +27,10 @@ namespace parprim::cuda_backend {
 
 template <detail::runs_kind Kind, class K, class V>
 std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op o, workspace* ws);
+
+template <class V>
+void scan_by_heads(const context& ctx, const detail::runs_io<std::uint8_t, V>& io, op o,
+                   workspace* ws);
 
 template <class K, class V>
 std::int64_t heads_by_key(const context& ctx, const detail::runs_io<K, V>& io, workspace* ws);

@@ -3,7 +3,8 @@
 // (run_length_encode runs on unique's compaction, unique.cu). op::plus, the common case,
 // folds with the compile-time operator; min and max share one kernel per key and value type pair, chosen
 // at run time. Per key type and kind that is 6 min/max kernels and 4 plus kernels (signed
-// integers add as their unsigned type: wrap_add gives the same bits), 80 in all.
+// integers add as their unsigned type: wrap_add gives the same bits), 80 in all; plus the
+// segmented scans' entry (scan_by_heads: u8 head flags as keys, scan kind only), 10 more.
 #include <type_traits>
 
 #include "cuda/runs_backend.hpp"
@@ -39,6 +40,14 @@ struct plus_word<V, true> {
 template <class V>
 using plus_word_t = typename plus_word<V>::type;
 
+// The segmented scans' equality on head flags: b continues a's run unless b's flag is set
+// (flags[i] != 0 starts a segment; the kernel starts one at element 0 whatever its flag).
+struct continues_segment {
+  __device__ __forceinline__ bool operator()(std::uint8_t, std::uint8_t b) const {
+    return b == 0;
+  }
+};
+
 }  // namespace
 
 template <detail::runs_kind Kind, class K, class V>
@@ -64,5 +73,24 @@ std::int64_t runs_by_key(const context& ctx, const detail::runs_io<K, V>& io, op
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_KV
+
+template <class V>
+void scan_by_heads(const context& ctx, const detail::runs_io<std::uint8_t, V>& io, op o,
+                   workspace* ws) {
+  constexpr auto scan = detail::runs_kind::scan;
+  using W = plus_word_t<V>;
+  if (o == op::plus)
+    cuda_kernels::by_key::runs<scan>(ctx, detail::revalue<W>(io), continues_segment{},
+                                     detail::plus_op<W>{}, ws, "segmented_scan");
+  else
+    cuda_kernels::by_key::runs<scan>(ctx, io, continues_segment{}, min_or_max<V>{o == op::min},
+                                     ws, "segmented_scan");
+}
+
+#define PARPRIM_INSTANTIATE(V)                                                            \
+  template void scan_by_heads<V>(const context&, const detail::runs_io<std::uint8_t, V>&, op, \
+                                 workspace*);
+PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
+#undef PARPRIM_INSTANTIATE
 
 }  // namespace parprim::cuda_backend

@@ -1,5 +1,7 @@
-// CUDA entry point of the two-pass runs engine (parprim/cuda/segmented.cuh), which runs the segmented
-// primitives' jobs (flags or offsets as the head source; src/cuda/kernels/segmented.cu).
+// CUDA entry point of the segmented primitives' runs jobs (flags or offsets as the head
+// source; src/cuda/kernels/segmented.cu): the scans run the single-pass by-key scan on head
+// flags, segmented_reduce its per-segment paths or the two-pass runs engine
+// (parprim/cuda/segmented.cuh).
 #include "cuda/runs_backend.hpp"
 #include "parprim/types.hpp"
 
