@@ -27,10 +27,9 @@ covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets
   if (follow && follow->queue && check.device_verdict()) {
     const int queued = follow->queue(follow->arg, check.device_verdict());
     const covered range = check.wait();
-    follow->done = queued != int(cuda_tuning::segment_path::neither) &&
-                   queued == int(cuda_tuning::per_segment_path(range.last - range.first,
-                                                               offsets.size() - 1,
-                                                               range.longest));
+    follow->done = cuda_tuning::guess_confirmed(cuda_tuning::segment_path(queued),
+                                                range.last - range.first, offsets.size() - 1,
+                                                range.longest);
     return range;
   }
 #else
@@ -109,9 +108,7 @@ void segmented_reduce(const context& ctx, span<const T> in, span<const std::int6
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) {
     const std::int64_t covered = range.last - range.first;
-    if (guess != segment_path::neither &&
-        cuda_tuning::per_segment_path(covered, out.size(), range.longest) == guess)
-      return;
+    if (cuda_tuning::guess_confirmed(guess, covered, out.size(), range.longest)) return;
     if (cuda_backend::prefers_chunked_reduce(covered, out.size(), range.longest))
       return cuda_backend::segmented_reduce_chunked(ctx, in.data(), offsets.data(), out.size(),
                                                     range.first, range.last, out.data(), init,

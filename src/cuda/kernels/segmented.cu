@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(check_threads)
 // every non-empty segment s (flags zeroed before; several empty segments may share a start,
 // so only non-empty ones mark it). Grid-stride over the segments.
 constexpr int mark_threads = 256;
-constexpr int mark_max_blocks = 4096;  // 32 blocks of 256 per SM on the H100's 132: enough to fill it
+constexpr int mark_blocks_per_sm = 32;  // of 256 threads: enough to fill an SM
 __global__ void __launch_bounds__(mark_threads)
     mark_segment_heads_kernel(const std::int64_t* offsets, std::int64_t segments,
                               std::uint8_t* flags) {
@@ -159,7 +159,8 @@ void segmented_scan(const context& ctx, const detail::runs_job<std::uint32_t, V>
   detail::temp_memory flags(ctx, ws, detail::align_up(std::size_t(job.n)));
   auto* heads = flags.as<std::uint8_t>();
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(heads, 0, std::size_t(job.n), stream));
-  const auto blocks = std::min<std::int64_t>(ceil_div(job.segments, mark_threads), mark_max_blocks);
+  const auto blocks = std::min<std::int64_t>(ceil_div(job.segments, mark_threads),
+                                             std::int64_t(ctx.multiprocessors()) * mark_blocks_per_sm);
   mark_segment_heads_kernel<<<unsigned(blocks), mark_threads, 0, stream>>>(
       job.offsets, job.segments, heads);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);

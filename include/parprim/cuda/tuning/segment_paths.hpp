@@ -67,6 +67,13 @@ PARPRIM_HD constexpr segment_path speculated_path(std::int64_t n, std::int64_t s
   return blocks <= segment_paths_tuning::max_gated_blocks ? guess : segment_path::neither;
 }
 
+// Whether the kernel queued on a guess did the work: it ran (a guess was queued) and the
+// verdict's path is the same, so nothing is left to launch.
+PARPRIM_HD constexpr bool guess_confirmed(segment_path guess, std::int64_t covered,
+                                          std::int64_t segments, std::int64_t longest) {
+  return guess != segment_path::neither && per_segment_path(covered, segments, longest) == guess;
+}
+
 // The offsets check's verdict (src/cuda/kernels/segmented.cu), 64-bit words. The check kernel
 // gathers it in `scratch_words` words (bad, first, last, longest, finished_blocks); the last
 // block to finish writes `published` words (bad, first, last, longest, path) to the device
