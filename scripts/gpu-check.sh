@@ -80,12 +80,18 @@ racecheck_split() {
     test_partition) printf 'All/Partition.%s/cuda\n' CopyIfAndPartitionEveryTypeAndPredicate \
         SplitEveryTypeAndBucketFunction LargeAndMisalignedInputs AllOrNothingSelected
       echo 'PartitionEdges.*' ;;
-    test_by_key) printf 'All/ByKey.%s/cuda\n' EveryKeyTypeMatchesOracle EveryValueTypeMatchesOracle \
-        UniqueAndRunLengthEncodeMatchOracle FloatFoldsAreReproducible NanKeysAreRunsOfTheirOwn ;;
     test_gemm) printf 'GemmTest/*.%s\n' OddSizesAllAlgorithms Transposes AlphaBeta MultiTileShapes \
         InteriorTileLoops UnalignedViews Reproducible ;;
     *) return 1 ;;
   esac
+}
+# Suites whose GPU cases together outlast a job's limit even under memcheck (each of
+# test_by_key, test_segmented and test_top_k ran past 200 s as one job): one job per GPU test
+# under every tool, so the cases run side by side.
+one_job_per_test='test_by_key test_segmented test_top_k'
+gpu_tests_of() {
+  "$BUILD/tests/$1" --gtest_list_tests --gtest_filter="$gpu_cases" |
+    awk '/^[^ ]/ { suite = $1 } /^  / { print suite $1 }'
 }
 sanitize_jobs() {
   local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
@@ -93,6 +99,10 @@ sanitize_jobs() {
     # SANITIZE_BINS_<tool> (e.g. SANITIZE_BINS_racecheck) overrides SANITIZE_BINS per tool.
     local per_tool="SANITIZE_BINS_$tool"
     for bin in ${!per_tool:-${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}}; do
+      if [[ " $one_job_per_test " == *" $bin "* ]]; then
+        gpu_tests_of "$bin" | while read -r t; do echo "$tool $bin $t"; done
+        continue
+      fi
       if [ "$tool" = racecheck ] && racecheck_split "$bin" >/dev/null; then
         racecheck_split "$bin" | while read -r f; do echo "$tool $bin $f"; done
         continue
