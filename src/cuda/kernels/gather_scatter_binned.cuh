@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cuda/kernels/gather_scatter.cuh"
+#include "parprim/cuda/detail/warp_scan.cuh"
 #include "parprim/gather_scatter.hpp"
 
 namespace parprim::cuda_kernels::gather_scatter {
@@ -43,12 +44,7 @@ __device__ __forceinline__ void warp_exclusive_scan(int count, Get get, Put put)
   const int lo = min(count, lane * per), hi = min(count, lo + per);
   T sum = 0;
   for (int i = lo; i < hi; ++i) sum += get(i);
-  T incl = sum;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    T o = __shfl_up_sync(0xFFFFFFFFu, incl, d);
-    if (lane >= d) incl += o;
-  }
+  const T incl = cuda_prim::warp_inclusive_scan(sum, [](T a, T b) { return a + b; });
   T run = incl - sum;
   for (int i = lo; i < hi; ++i) {
     const T c = get(i);
