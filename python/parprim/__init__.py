@@ -15,8 +15,10 @@ from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, ga
                         merge_sort, merge_sort_pairs, partition, scatter, sort, sort_pairs, split,
                         synchronize)
 from ._keyed import (exclusive_scan_by_key, inclusive_scan_by_key, lower_bound, merge,
-                     merge_by_key, reduce_by_key, run_length_encode, top_k, top_k_pairs, unique,
-                     unique_by_key, unique_count, upper_bound)
+                     merge_by_key, reduce_by_key, reduce_by_key_into, run_length_encode,
+                     run_length_encode_into, top_k, top_k_pairs, unique, unique_by_key,
+                     unique_by_key_into, unique_count, unique_count_into, unique_into,
+                     upper_bound)
 from ._primitives import (dot, exclusive_scan, gemm, histogram, inclusive_scan, reduce,
                           transform)
 from ._segmented import (morton_encode, segmented_exclusive_scan,
@@ -51,5 +53,6 @@ __all__ = [
     "segmented_exclusive_scan", "segmented_exclusive_scan_by_flags", "segmented_inclusive_scan",
     "segmented_inclusive_scan_by_flags", "segmented_reduce", "segmented_sort",
     "segmented_sort_pairs", "top_k", "top_k_pairs", "unique", "unique_by_key", "unique_count",
-    "upper_bound",
+    "upper_bound", "reduce_by_key_into", "unique_into", "unique_by_key_into", "unique_count_into",
+    "run_length_encode_into",
 ]

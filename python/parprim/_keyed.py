@@ -2,11 +2,12 @@
 binary search and top-k, on arrays of any supported library (see _primitives.py for the
 conventions). Calls whose result size is only known on the device (reduce_by_key, unique,
 unique_by_key, unique_count, run_length_encode) wait for it and return views of their outputs'
-first R elements."""
+first R elements; their _into forms (reduce_by_key_into, ...) do not wait: they write R into a
+one-element int64 array on the call's device, and their outputs must hold len(input) elements."""
 
 from . import _core
-from ._arrays import (ALL_DTYPES, check_1d, check_dtype, check_same_dtype, output,
-                      scalar_for)
+from ._arrays import (ALL_DTYPES, _refuse, adapt, check_1d, check_dtype, check_same_device,
+                      check_same_dtype, output, scalar_for)
 from ._primitives import _OPS, _choice, _input, _inputs
 
 
@@ -101,6 +102,108 @@ def run_length_encode(x, *, unique_out=None, lengths_out=None, stream=None):
     return unique_out[:runs], lengths_out[:runs]
 
 
+# ---- the stream-ordered _into forms ----------------------------------------------------------
+
+def _into_output(fn, like, obj, name, dtype, stream):
+    """A caller's output of the _into forms: 1-D, `dtype`, on like's device, and at least
+    len(like) elements long (every element may start a run, and R is only known on the
+    device once the call has run)."""
+    arr = adapt(obj, fn, name, stream, writable=True)
+    check_same_dtype(fn, arr, name, dtype)
+    check_same_device(fn, like, [(name, arr)])
+    check_1d(fn, arr, name)
+    if arr.size < like.size:
+        _refuse(fn, like.device, "%s has %d elements but must hold at least n=%d (every element "
+                "may start a run, and the run count is not known before the call returns)"
+                % (name, arr.size, like.size))
+    return arr
+
+
+def _count_output(fn, like, obj, stream):
+    """The array that receives the run count: one int64 element on like's device."""
+    arr = adapt(obj, fn, "count", stream, writable=True)
+    check_same_dtype(fn, arr, "count", "int64")
+    check_same_device(fn, like, [("count", arr)])
+    if arr.size != 1:
+        _refuse(fn, like.device, "count has shape %s but must hold exactly one element (e.g. "
+                "shape (1,))" % (tuple(arr.shape),))
+    return arr
+
+
+def reduce_by_key_into(keys, values, keys_out, values_out, count, op="plus", *, stream=None):
+    """reduce_by_key without waiting for the device: the number of runs R goes to count (a
+    one-element int64 array on the keys' device), stream-ordered, and nothing is copied to the
+    host. keys_out and values_out (keys' and values' element types, 1-D) must hold at least
+    len(keys) elements; their first R elements receive the runs, the rest are left as they
+    were. Returns (keys_out, values_out, count), the caller's arrays, whole."""
+    fn = "reduce_by_key_into"
+    (k, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    code = _choice(fn, k.device, "op", op, _OPS)
+    ko = _into_output(fn, k, keys_out, "keys_out", k.dtype, stream)
+    vo = _into_output(fn, k, values_out, "values_out", v.dtype, stream)
+    c = _count_output(fn, k, count, stream)
+    _core.reduce_by_key_into(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
+                             ko.size, vo.ptr, vo.size, c.ptr, c.size, code)
+    return keys_out, values_out, count
+
+
+def unique_into(x, out, count, *, stream=None):
+    """unique without waiting for the device: R goes to count (one int64 element on x's
+    device); out (x's element type, 1-D, at least len(x) elements) receives the first element
+    of every run in out[:R], the rest is left as it was. Returns (out, count)."""
+    fn = "unique_into"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    o = _into_output(fn, a, out, "out", a.dtype, stream)
+    c = _count_output(fn, a, count, stream)
+    _core.unique_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, c.ptr, c.size)
+    return out, count
+
+
+def unique_count_into(x, count, *, stream=None):
+    """unique_count without waiting for the device: the number of runs of consecutive equal
+    elements of x goes to count (one int64 element on x's device). Returns count."""
+    fn = "unique_count_into"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    c = _count_output(fn, a, count, stream)
+    _core.unique_count_into(a.device, s, a.code, a.ptr, a.size, c.ptr, c.size)
+    return count
+
+
+def unique_by_key_into(keys, values, keys_out, values_out, count, *, stream=None):
+    """unique_by_key without waiting for the device: R goes to count (one int64 element on
+    the keys' device); keys_out[:R] and values_out[:R] receive the first key of every run and
+    the value beside it (both at least len(keys) elements, 1-D; the rest is left as it was).
+    Returns (keys_out, values_out, count)."""
+    fn = "unique_by_key_into"
+    (k, v), s = _pair_inputs(fn, stream, [("keys", keys), ("values", values)])
+    ko = _into_output(fn, k, keys_out, "keys_out", k.dtype, stream)
+    vo = _into_output(fn, k, values_out, "values_out", v.dtype, stream)
+    c = _count_output(fn, k, count, stream)
+    _core.unique_by_key_into(k.device, s, k.code, v.code, k.ptr, k.size, v.ptr, v.size, ko.ptr,
+                             ko.size, vo.ptr, vo.size, c.ptr, c.size)
+    return keys_out, values_out, count
+
+
+def run_length_encode_into(x, unique_out, lengths_out, count, *, stream=None):
+    """run_length_encode without waiting for the device: R goes to count (one int64 element on
+    x's device); unique_out[:R] (x's element type) and lengths_out[:R] (int64) receive each
+    run's first element and length (both at least len(x) elements, 1-D; the rest is left as
+    it was). Returns (unique_out, lengths_out, count)."""
+    fn = "run_length_encode_into"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    u = _into_output(fn, a, unique_out, "unique_out", a.dtype, stream)
+    n = _into_output(fn, a, lengths_out, "lengths_out", "int64", stream)
+    c = _count_output(fn, a, count, stream)
+    _core.run_length_encode_into(a.device, s, a.code, a.ptr, a.size, u.ptr, u.size, n.ptr,
+                                 n.size, c.ptr, c.size)
+    return unique_out, lengths_out, count
+
+
+# ---- sorted ranges ---------------------------------------------------------------------------
+
 def merge(a, b, *, descending=False, out=None, check=True, stream=None):
     """Stable merge of two 1-D arrays sorted in sort()'s order (NaNs last; descending: its
     reverse); on equal keys a's elements come first. Returns out (len(a) + len(b) elements).
@@ -185,5 +288,7 @@ def top_k_pairs(keys, values, k, *, largest=True, sorted=True, keys_out=None, va
 
 
 __all__ = ["exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge",
-           "merge_by_key", "reduce_by_key", "run_length_encode", "top_k", "top_k_pairs",
-           "unique", "unique_by_key", "unique_count", "upper_bound"]
+           "merge_by_key", "reduce_by_key", "reduce_by_key_into", "run_length_encode",
+           "run_length_encode_into", "top_k", "top_k_pairs", "unique", "unique_by_key",
+           "unique_by_key_into", "unique_count", "unique_count_into", "unique_into",
+           "upper_bound"]

@@ -1,7 +1,8 @@
 // Bindings of the primitives on runs of keys and on sorted ranges: reduce/scan by key, unique
-// and run-length encoding, merge, vectorized binary search and top-k. Same calling convention
-// as bind_elementwise.cpp: (device, stream, element type codes, every array as address and
-// element count, options); the Python layer has checked types and devices and made outputs.
+// and run-length encoding (and their stream-ordered _into forms), merge, vectorized binary
+// search and top-k. Same calling convention as bind_elementwise.cpp: (device, stream, element
+// type codes, every array as address and element count, options); the Python layer has
+// checked types and devices and made outputs.
 #include <cstdint>
 
 #include "common.hpp"
@@ -105,6 +106,76 @@ count run_length_encode_of(int device, address stream, int dtype, address in, co
   });
 }
 
+// The _into forms: the run count goes to count_to[0] (an int64 array on the call's backend),
+// stream-ordered; nothing waits for the device.
+void reduce_by_key_into_of(int device, address stream, int key_dtype, int value_dtype,
+                           address keys, count n_keys, address values, count n_values,
+                           address keys_out, count n_keys_out, address values_out,
+                           count n_values_out, address count_to, count n_count_to, int o) {
+  dispatch_pair(key_dtype, value_dtype, [&](auto key_tag, auto value_tag) {
+    using K = typename decltype(key_tag)::type;
+    using V = typename decltype(value_tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      reduce_by_key_into<K, V>(ctx, as_span<const K>(keys, n_keys),
+                               as_span<const V>(values, n_values),
+                               as_span<K>(keys_out, n_keys_out), as_span<V>(values_out, n_values_out),
+                               as_span<std::int64_t>(count_to, n_count_to), op(o));
+    });
+  });
+}
+
+void unique_into_of(int device, address stream, int dtype, address in, count n_in, address out,
+                    count n_out, address count_to, count n_count_to) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      unique_into<K>(ctx, as_span<const K>(in, n_in), as_span<K>(out, n_out),
+                     as_span<std::int64_t>(count_to, n_count_to));
+    });
+  });
+}
+
+void unique_count_into_of(int device, address stream, int dtype, address in, count n_in,
+                          address count_to, count n_count_to) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      unique_count_into<K>(ctx, as_span<const K>(in, n_in),
+                           as_span<std::int64_t>(count_to, n_count_to));
+    });
+  });
+}
+
+void unique_by_key_into_of(int device, address stream, int key_dtype, int value_dtype,
+                           address keys, count n_keys, address values, count n_values,
+                           address keys_out, count n_keys_out, address values_out,
+                           count n_values_out, address count_to, count n_count_to) {
+  dispatch_pair(key_dtype, value_dtype, [&](auto key_tag, auto value_tag) {
+    using K = typename decltype(key_tag)::type;
+    using V = typename decltype(value_tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      unique_by_key_into<K, V>(ctx, as_span<const K>(keys, n_keys),
+                               as_span<const V>(values, n_values),
+                               as_span<K>(keys_out, n_keys_out), as_span<V>(values_out, n_values_out),
+                               as_span<std::int64_t>(count_to, n_count_to));
+    });
+  });
+}
+
+void run_length_encode_into_of(int device, address stream, int dtype, address in, count n_in,
+                               address unique_out, count n_unique_out, address lengths,
+                               count n_lengths, address count_to, count n_count_to) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      run_length_encode_into<K>(ctx, as_span<const K>(in, n_in),
+                                as_span<K>(unique_out, n_unique_out),
+                                as_span<std::int64_t>(lengths, n_lengths),
+                                as_span<std::int64_t>(count_to, n_count_to));
+    });
+  });
+}
+
 // check: on CUDA, wait for the stream so that an unsorted input is raised by this call.
 void merge_of(int device, address stream, int dtype, address a, count n_a, address b, count n_b,
               address out, count n_out, bool descending, bool check) {
@@ -185,6 +256,11 @@ void bind_keyed(nb::module_& m) {
   m.def("unique_count", &unique_count_of);
   m.def("unique_by_key", &unique_by_key_of);
   m.def("run_length_encode", &run_length_encode_of);
+  m.def("reduce_by_key_into", &reduce_by_key_into_of);
+  m.def("unique_into", &unique_into_of);
+  m.def("unique_count_into", &unique_count_into_of);
+  m.def("unique_by_key_into", &unique_by_key_into_of);
+  m.def("run_length_encode_into", &run_length_encode_into_of);
   m.def("merge", &merge_of);
   m.def("merge_by_key", &merge_by_key_of);
   m.def("search", &search_of);
