@@ -10,10 +10,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "parprim/cuda/tuning/by_key_tuning.hpp"
 #include "parprim/parprim.hpp"
 #include "support/test_support.hpp"
 
 namespace parprim::by_key_inputs {
+
+// Elements per tile of the CUDA by-key kernel, by the larger of the key and value sizes.
+template <int Bytes>
+constexpr std::int64_t cuda_tile =
+    std::int64_t(cuda_tuning::by_key_tuning<Bytes>::threads) * cuda_tuning::by_key_tuning<Bytes>::items;
 
 // Keys in runs of random length (mean about `mean_run`; 0: all keys equal) drawn from a few
 // values, so that neighbouring runs sometimes share a key and merge; floats add NaN (never
@@ -47,19 +53,25 @@ inline std::vector<V> make_values(std::int64_t n, std::uint64_t seed) {
 
 inline std::vector<std::int64_t> sizes(const context& ctx) {
   std::vector<std::int64_t> out;
-  // CUDA tiles: 3840 elements (256 threads x 15) for 4-byte keys and values, 2304 (x 9) when
-  // either is 8 bytes; unique's: 8192 4-byte keys, 4096 8-byte ones; 65536 = one CPU block
-  // (300'007: several). On CUDA, 600'011 is past the look-back's window of 128 tiles of 3840
-  // (and unique's of 64 tiles of 8192; the CPU has no such window: CI time saved).
-  for (std::int64_t n : {0, 1, 2, 33, 257, 2303, 2304, 2305, 3839, 3840, 3841, 4095, 4096, 4097,
-                         4609, 7681, 8191, 8192, 8193, 65535, 65537, 300'007})
+  // Around one and two CUDA tiles of 4-byte keys and values (cuda_tile<4>) and of 8-byte ones
+  // (cuda_tile<8>); unique's: 8192 4-byte keys, 4096 8-byte ones; 65536 = one CPU block
+  // (300'007: several). On CUDA, 600'011 is past the look-back's window of 128 tiles of
+  // cuda_tile<4> (and unique's of 64 tiles of 8192; the CPU has no such window: CI time saved).
+  constexpr std::int64_t t4 = cuda_tile<4>, t8 = cuda_tile<8>;
+  static_assert(128 * t4 < 600'011, "600'011 is past the look-back window");
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(33),
+                         std::int64_t(257), t8 - 1, t8, t8 + 1, t4 - 1, t4, t4 + 1,
+                         std::int64_t(4095), std::int64_t(4096), std::int64_t(4097), 2 * t8 + 1,
+                         2 * t4 + 1, std::int64_t(8191), std::int64_t(8192), std::int64_t(8193),
+                         std::int64_t(65535), std::int64_t(65537), std::int64_t(300'007)})
     if (n <= testing::max_test_size()) out.push_back(n);
   if (ctx.kind() == backend::cuda && 600'011 <= testing::max_test_size()) out.push_back(600'011);
   return out;
 }
 
 // Mean run lengths: all runs of 1, short, long, one run of everything; on CUDA also runs of
-// 2-3 tiles (3840 or 2304 elements), whose carries chain through tiles without a head.
+// about 2-4 tiles (cuda_tile<4> or cuda_tile<8> elements), whose carries chain through tiles
+// without a head.
 inline std::vector<std::int64_t> mean_runs(const context& ctx) {
   std::vector<std::int64_t> out{1, 8, 512, 0};
   if (ctx.kind() == backend::cuda) out.push_back(9000);

@@ -1,6 +1,6 @@
 // The segmented scans (by offsets and by flags) around the tiles of the by-key scan that runs
-// them on CUDA (256 x 15 elements for 4-byte values, 256 x 9 for 8-byte ones; the 2303-2305
-// and 4609 cases are in test_segmented.cpp): every type and op, inclusive and exclusive with
+// them on CUDA (by_key_inputs::cuda_tile: 128 x 29 elements for 4-byte values, 256 x 9 for
+// 8-byte ones; the 2303-2305 and 4609 cases are in test_segmented.cpp): every type and op, inclusive and exclusive with
 // init, segments of 1, one segment, empty segments, offsets covering part of the input
 // (the rest untouched), flags none / some / all set with any nonzero value, in place, and
 // float results reproducible to the bit from call to call. Both backends, against
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "by_key_inputs.hpp"
 #include "reference/runs_ref.hpp"
 #include "support/test_support.hpp"
 
@@ -26,10 +27,12 @@ std::vector<V> small_values(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-// 3839-3841 and 7679, 7681: one and two 4-byte tiles; 4607: two 8-byte tiles less one.
+// One and two tiles of 4-byte values (about), two 8-byte tiles less one.
 std::vector<std::int64_t> tile_sizes() {
+  using by_key_inputs::cuda_tile;
   std::vector<std::int64_t> out;
-  for (std::int64_t n : {3839, 3840, 3841, 4607, 7679, 7681})
+  for (std::int64_t n : {cuda_tile<4> - 1, cuda_tile<4>, cuda_tile<4> + 1, 2 * cuda_tile<8> - 1,
+                         2 * cuda_tile<4> - 1, 2 * cuda_tile<4> + 1})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
 }

@@ -8,7 +8,24 @@ namespace parprim::cuda_tuning {
 
 template <int Bytes>
 struct by_key_tuning {
-  static constexpr int threads = 256;
+  // 4-byte keys and values: blocks of 128 threads x 29 elements, 7 per SM. The kernel's time
+  // goes with the tile bytes an SM holds in flight, not with its threads: each block works
+  // one tile through a serial chain (claim, load, scan, look-back, store), and only the
+  // tiles in their load phase keep DRAM busy. Static shared memory caps a block at 48 KiB,
+  // so 256-thread blocks held 4 tiles of 256 x 15 (120 KiB of keys and values per SM) and
+  // 128-thread blocks hold 7 of 128 x 29 (208 KiB). Same build, one shape per rebuild, on the
+  // H100 at 2^28 u32 keys / f32 values, runs of 1 / 8 / 512, CUB in the same run
+  // (`parprim bench by_key --sizes 2^28 --reps 20`, 2026-11-23-h100-by_key-shape-*.json):
+  //   threads x items @ blocks/SM   reduce_by_key_into vs CUB   inclusive_scan_by_key vs CUB
+  //   256 x 15 @4 (before)          0.93 / 0.93 / 0.97x         0.89 / 0.87 / 0.88x
+  //   128 x 15 @8                   0.85 / 0.81 / 0.83x         0.84 / 0.83 / 0.83x
+  //   128 x 23 @8                   0.97 / 0.99 / 1.04x         0.93 / 0.92 / 0.92x
+  //   128 x 25 @8                   0.98 / 1.03 / 1.10x         0.94 / 0.94 / 0.93x
+  //   128 x 31 @6                   0.97 / 0.99 / 1.06x         0.95 / 0.94 / 0.94x
+  //   128 x 29 @7 (now)             1.00 / 1.06 / 1.13x         0.96 / 0.96 / 0.95x
+  // (128 x 31 does not fit 7 blocks: 233 KiB.) Larger keys or values keep 256 threads: their
+  // shapes were not measured again.
+  static constexpr int threads = Bytes <= 4 ? 128 : 256;
   // Consecutive elements per thread, read from shared memory. Odd, so the 32 threads of a
   // warp reading their j-th element hit 32 different banks (4-byte elements) or 16 different
   // bank pairs per half-warp (8-byte elements). At most 32: a thread's head flags are one
@@ -17,8 +34,9 @@ struct by_key_tuning {
   // SM's 228. Registers do not grow with the tile (the elements stay in shared memory until
   // phase 5): 256 x 11 tiles compiled to the same counts, and would only add look-backs (a
   // third more tiles). The tile shape also fixes the float fold order (thread chunks, then
-  // the warp and block scans): it is unchanged since the split of the run state.
-  static constexpr int items = Bytes <= 4 ? 15 : Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : 1;
+  // the warp and block scans). The register and shared-memory tables below were taken with
+  // 256 x 15 tiles of 4-byte elements; the counts of 128 x 29 follow them.
+  static constexpr int items = Bytes <= 4 ? 29 : Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : 1;
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
   // are capped at 65536 / (threads * min_blocks_per_sm), 64 for 4 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
@@ -52,7 +70,11 @@ struct by_key_tuning {
   // the others 59-62; 8 / 8: 56-58. Shared memory 28,992 B for 4 / 8 (16 bytes of padding),
   // the others unchanged; the generic CUDA test's kernels 56 (group_key / affine) and 60
   // (u32 / f32 lambdas) registers, no spills.
-  static constexpr int min_blocks_per_sm = 4;
+  // 128 x 29 (ptxas sm_90, CUDA 13.0): 4 / 4 kernels 70-72 registers, 30,832 B of shared
+  // memory (7 blocks: 223 KiB with the 1 KiB each block reserves, of 228); u8 head flags with
+  // 4-byte values (the segmented scans) 64, 19,696 B; 0 spill bytes and 0 stack in all.
+  // 4-byte elements: 7 blocks of 128 threads (73 registers at most; the shape table above).
+  static constexpr int min_blocks_per_sm = Bytes <= 4 ? 7 : 4;
   // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
   // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
   // 22 ns per tile on the H100. Used for carries of at most 8 bytes (values of at most 4
