@@ -80,6 +80,40 @@ nlohmann::json to_json(const diagnostics& d, std::int64_t step, double time, dou
           {"momentum", {d.px, d.py, d.pz}}, {"angular_momentum", {d.lx, d.ly, d.lz}}};
 }
 
+// The closing lines of a run (energy, momentum, speed, frames) and its JSON summary.
+nlohmann::json finish_report(const run_options& o, std::int64_t n, const char* precision,
+                             const std::string& backend, const diagnostics& d0,
+                             const diagnostics& last, double seconds, std::int64_t frame,
+                             nlohmann::json diag_rows, std::ostream& out) {
+  const double drift = relative_drift(last, d0);
+  const double steps_per_s = seconds > 0 ? double(o.steps) / seconds : 0.0;
+  out << "energy " << num(d0.total) << " -> " << num(last.total) << " (relative drift " << num(drift)
+      << "), virial ratio 2K/|W| " << num(d0.virial_ratio()) << " -> " << num(last.virial_ratio()) << "\n"
+      << "momentum |P| " << num(std::hypot(last.px, last.py, last.pz)) << ", angular momentum |L| "
+      << num(std::hypot(d0.lx, d0.ly, d0.lz)) << " -> " << num(std::hypot(last.lx, last.ly, last.lz)) << "\n";
+  if (o.steps > 0)
+    out << o.steps << " steps in " << num(seconds) << " s (including diagnostics and output): "
+        << num(steps_per_s) << " steps/s, " << num(steps_per_s * interactions_per_step(n)) << " interactions/s"
+        << (o.method == "barnes-hut" ? " (all-pairs equivalent)" : "") << "\n";
+  if (frame > 0) out << frame << " frames in " << o.frame_dir << "\n";
+
+  return {{"n", n},
+          {"init", o.init},
+          {"seed", o.seed},
+          {"precision", precision},
+          {"backend", backend},
+          {"steps", o.steps},
+          {"dt", o.dt},
+          {"eps", o.eps},
+          {"seconds", seconds},
+          {"steps_per_s", steps_per_s},
+          {"interactions_per_s", steps_per_s * interactions_per_step(n)},
+          {"rel_energy_drift", drift},
+          {"method", o.method},
+          {"theta", o.theta},
+          {"diagnostics", std::move(diag_rows)}};
+}
+
 template <class T>
 nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& out) {
   const body_set<T> start = initial_bodies(o).template as<T>();
@@ -151,33 +185,8 @@ nlohmann::json simulate(const context& ctx, const run_options& o, std::ostream& 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (log) log->close();
 
-  const double drift = relative_drift(last, d0);
-  const double steps_per_s = seconds > 0 ? double(o.steps) / seconds : 0.0;
-  out << "energy " << num(d0.total) << " -> " << num(last.total) << " (relative drift " << num(drift)
-      << "), virial ratio 2K/|W| " << num(d0.virial_ratio()) << " -> " << num(last.virial_ratio()) << "\n"
-      << "momentum |P| " << num(std::hypot(last.px, last.py, last.pz)) << ", angular momentum |L| "
-      << num(std::hypot(d0.lx, d0.ly, d0.lz)) << " -> " << num(std::hypot(last.lx, last.ly, last.lz)) << "\n";
-  if (o.steps > 0)
-    out << o.steps << " steps in " << num(seconds) << " s (including diagnostics and output): "
-        << num(steps_per_s) << " steps/s, " << num(steps_per_s * interactions_per_step(n)) << " interactions/s"
-        << (o.method == "barnes-hut" ? " (all-pairs equivalent)" : "") << "\n";
-  if (frame > 0) out << frame << " frames in " << o.frame_dir << "\n";
-
-  return {{"n", n},
-          {"init", o.init},
-          {"seed", o.seed},
-          {"precision", sizeof(T) == 4 ? "float" : "double"},
-          {"backend", ctx.name()},
-          {"steps", o.steps},
-          {"dt", o.dt},
-          {"eps", o.eps},
-          {"seconds", seconds},
-          {"steps_per_s", steps_per_s},
-          {"interactions_per_s", steps_per_s * interactions_per_step(n)},
-          {"rel_energy_drift", drift},
-          {"method", o.method},
-          {"theta", o.theta},
-          {"diagnostics", diag_rows}};
+  return finish_report(o, n, sizeof(T) == 4 ? "float" : "double", ctx.name(), d0, last, seconds,
+                       frame, std::move(diag_rows), out);
 }
 
 // sqrt(sum |u - v|^2 / sum |v|^2) and max_i |u_i - v_i| / |v_i| over three components.
