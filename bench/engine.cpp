@@ -96,7 +96,19 @@ double session::time_host_ms(const std::function<void()>& fn, int max_reps) cons
   return record(std::move(t)).median_ms;
 }
 
+// Whether a row's extra figures record an output check that failed.
+static bool check_failed(const row& r) {
+  auto figure = [&](const char* name, double failed_value) {
+    auto it = r.extra.find(name);
+    return it != r.extra.end() && it->second == failed_value;
+  };
+  return figure("matches_cub", 0) || figure("matches_sequential", 0) || figure("mismatch", 1) ||
+         figure("mismatch_vs_yardstick", 1);
+}
+
 void session::add(row r) {
+  if (check_failed(r))
+    failed_checks_.push_back(r.primitive + " " + r.variant + " " + r.type + " n=" + std::to_string(r.n));
   for (auto it = timings.rbegin(); it != timings.rend(); ++it)
     if (it->median_ms == r.ms) {
       r.ms_min = it->min_ms;
@@ -227,6 +239,11 @@ std::string fmt(double v, int precision) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", precision, v);
   return buf;
+}
+
+std::string check_cell(double matches) {
+  if (std::isnan(matches)) return "-";
+  return matches == 1 ? "yes" : "NO";
 }
 
 std::string fmt_int(std::int64_t v) {

@@ -58,6 +58,16 @@ struct timing {
 // Rows whose timings spread by more than this are marked in the tables.
 inline constexpr double noisy_spread = 0.10;
 
+// Output checks: a row must never report the time of a wrong result. A suite that compares its
+// output with the yardstick's records the verdict in the row's extra figures under
+// check_figure(): "matches_cub" on the GPU (the yardstick is CUB or Thrust), "matches_sequential"
+// on the CPU (the sequential oracle); 1 when they agreed, 0 when not. session::add counts the
+// rows whose check failed (that figure 0, or the "mismatch" / "mismatch_vs_yardstick" figures of
+// the cpu and histogram suites set), and `parprim bench` exits non-zero after its tables.
+inline const char* check_figure(bool on_gpu) { return on_gpu ? "matches_cub" : "matches_sequential"; }
+// The table cell of a check: "yes", "NO", or "-" where nothing was compared (NaN).
+std::string check_cell(double matches);
+
 class session {
  public:
   session(context ctx, options opts);
@@ -86,6 +96,8 @@ class session {
   // whose median is exactly r.ms (rows derived from a timing, e.g. per step, have none).
   void add(row r);
   const std::vector<row>& rows() const { return rows_; }
+  // "primitive variant type n" of every row added whose output check failed (see check_figure).
+  const std::vector<std::string>& failed_checks() const { return failed_checks_; }
 
   // The progress line on stderr (only when stderr is a terminal): suite i of n, rows so far,
   // elapsed seconds. Cleared before each table is printed and by end_progress().
@@ -100,6 +112,7 @@ class session {
   options opts_;
   std::optional<double> copy_gbps_;
   std::vector<row> rows_;
+  std::vector<std::string> failed_checks_;
   std::string suite_;
   int suite_index_ = 0, suite_count_ = 0, suite_rows_ = 0;
 };

@@ -173,12 +173,22 @@ void print_legend(bench::session& s) {
             << bench::fmt(100 * bench::noisy_spread, 0) << "%\n";
 }
 
-void run_bench(const bench_args& a) {
+// The rows whose output differed from the yardstick's, on stderr; the exit status.
+int report_failed_checks(const bench::session& s) {
+  const auto& failed = s.failed_checks();
+  if (failed.empty()) return 0;
+  std::cerr << "parprim bench: " << failed.size() << " row(s) whose output differed from the yardstick's:\n";
+  for (auto& f : failed) std::cerr << "  " << f << "\n";
+  return 1;
+}
+
+// The exit status: 1 when an output check failed.
+int run_bench(const bench_args& a) {
   auto& all = bench::registry();
   std::sort(all.begin(), all.end(), [](auto& x, auto& y) { return x.rank < y.rank; });
   if (a.list) {
     for (auto& s : all) std::cout << "  " << s.name << "  " << s.description << "\n";
-    return;
+    return 0;
   }
   std::vector<const bench::suite*> chosen;
   for (auto& p : a.primitives) {
@@ -219,6 +229,7 @@ void run_bench(const bench_args& a) {
   s.end_progress();
   s.ctx().synchronize();
   write_outputs(a, s);
+  return report_failed_checks(s);
 }
 
 }  // namespace
@@ -243,8 +254,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "The distributed suite: scale over 1, 2, 4, ... N GPUs of this host (NCCL)");
   cmd->callback([args, &exit_code] {
     args->command_line = invoked_command();
-    run_bench(*args);
-    exit_code = 0;
+    exit_code = run_bench(*args);
   });
 }
 

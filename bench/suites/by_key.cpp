@@ -8,6 +8,12 @@
 // (reduce_by_key_into, ...), which leaves it in device memory as CUB does: the like-for-like
 // row. Both have the same yardstick time.
 //
+// Every row's output is checked against the yardstick's (check_figure in engine.hpp): the
+// yardstick runs first and its outputs are copied to the host (the oracle's result is kept from
+// its last timed run on the CPU), then ours overwrites the same buffers and is copied and
+// compared after its timing. Keys, counts and lengths must be identical, f32 sums agree within
+// sum_tolerance (checks.hpp); "max_rel_diff" records how far they were apart.
+//
 // Keys: run r holds the key r (so neighbouring runs differ) and has a random length in
 // [1, 2L - 1]. Bytes moved: what one pass must read and write (keys and values in, one
 // output per element or per run).
@@ -17,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
@@ -43,6 +50,12 @@ std::vector<std::uint32_t> run_keys(std::int64_t n, std::int64_t mean_run, std::
   return k;
 }
 
+// An output check's result: matches 1 or 0, max_rel_diff of the f32 sums (NaN: none compared).
+struct verdict {
+  double matches = nan;
+  double max_rel_diff = nan;
+};
+
 struct row_args {
   const char* primitive;
   std::int64_t n;
@@ -50,6 +63,7 @@ struct row_args {
   double ms;
   double bytes;
   double yard_ms;
+  verdict check;
 };
 
 void add_row(session& s, table& t, const row_args& a) {
@@ -69,21 +83,165 @@ void add_row(session& s, table& t, const row_args& a) {
   }
   r.extra["mean_run"] = double(a.mean_run);
   r.extra["copy_gbps"] = s.copy_gbps();
+  if (!std::isnan(a.check.matches)) r.extra[check_figure(s.on_gpu())] = a.check.matches;
+  if (!std::isnan(a.check.max_rel_diff)) r.extra["max_rel_diff"] = a.check.max_rel_diff;
   s.add(std::move(r));
   t.add({a.primitive, fmt_int(a.n), fmt_int(a.mean_run), fmt(a.ms, 4), fmt(a.bytes / (a.ms * 1e6), 0),
-         fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2)});
+         fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2), check_cell(a.check.matches)});
 }
 
-// The plain form and the _into form of one primitive, against the one yardstick time.
+// The first `count` elements of a buffer (all of it where count is larger), on the host.
+template <class T>
+std::vector<T> head(const context& ctx, const buffer<T>& b, std::int64_t count) {
+  std::vector<T> v(std::size_t(std::max<std::int64_t>(0, std::min(count, b.size()))));
+  if (!v.empty()) ctx.copy_to_host(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+// What the yardstick produced: the run keys, the f32 sums (per run, or per element for the
+// scan), the run lengths, and the run count.
+struct expected {
+  std::vector<std::uint32_t> keys;
+  std::vector<float> values;
+  std::vector<std::int64_t> lengths;
+  std::int64_t count = 0;
+};
+
+// One input (keys with runs of one mean length, values) with the buffers every primitive
+// writes, and the sum|x| of each run and of each element's prefix in its run.
+struct by_key_case {
+  const context& ctx;
+  const std::vector<std::uint32_t>& keys;
+  const std::vector<float>& vals;
+  const buffer<std::uint32_t>& k;
+  const buffer<float>& v;
+  buffer<std::uint32_t>& ko;
+  buffer<float>& vo;
+  buffer<std::int64_t>& lengths;
+  buffer<std::int64_t>& count;
+  workspace& ws;
+  std::vector<double> run_sums, prefix_sums;
+
+  std::int64_t device_count() const { return count.to_host()[0]; }
+  // Our keys (and lengths) against the expected ones, for `runs` runs.
+  bool same_runs(const expected& e, std::int64_t runs, bool with_lengths) const {
+    if (runs != e.count) return false;
+    if (!same_prefix(head(ctx, ko, runs), e.keys, runs)) return false;
+    return !with_lengths || same_prefix(head(ctx, lengths, runs), e.lengths, runs);
+  }
+  verdict check_sums(const expected& e, std::int64_t count_out, const std::vector<double>& magnitude) const {
+    const auto ours = head(ctx, vo, count_out);
+    const auto c = compare_sums(ours.data(), e.values.data(), magnitude.data(), count_out);
+    return {c.ok ? 1.0 : 0.0, c.max_rel_diff};
+  }
+};
+
+// The plain form and the _into form of one primitive, against the one yardstick time; check
+// tells whether our outputs, for the given run count, are the yardstick's.
 void add_plain_and_into(session& s, table& t, const row_args& a, const char* into,
-                        const std::function<void()>& plain_call,
-                        const std::function<void()>& into_call) {
+                        const std::function<std::int64_t()>& plain_call,
+                        const std::function<void()>& into_call, const by_key_case& c,
+                        const std::function<verdict(std::int64_t)>& check) {
   row_args r = a;
-  r.ms = s.time_ms(plain_call);
+  std::int64_t runs = -1;
+  r.ms = s.time_ms([&] { runs = plain_call(); });
+  r.check = check(runs);
   add_row(s, t, r);
   r.primitive = into;
   r.ms = s.time_ms(into_call);
+  r.check = check(c.device_count());
   add_row(s, t, r);
+}
+
+// The check of a primitive that writes runs (keys, and lengths or f32 sums) and their count.
+std::function<verdict(std::int64_t)> runs_check(const by_key_case& c, const expected& e, bool lengths,
+                                                bool sums) {
+  return [&c, &e, lengths, sums](std::int64_t runs) {
+    if (!c.same_runs(e, runs, lengths)) return verdict{0.0, nan};
+    return sums ? c.check_sums(e, runs, c.run_sums) : verdict{1.0, nan};
+  };
+}
+
+void bench_reduce_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_run) {
+  const std::int64_t n = c.k.size();
+  expected e;
+  double yard = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard = yardstick::cub_reduce_by_key_ms(s, c.k.data(), c.v.data(), c.ko.data(), c.vo.data(), c.count.data(), n);
+    e.count = c.device_count();
+    e.keys = head(c.ctx, c.ko, e.count);
+    e.values = head(c.ctx, c.vo, e.count);
+  }
+#endif
+  if (!s.on_gpu()) {
+    reference::by_key_result<std::uint32_t, float> ref;
+    yard = s.time_host_ms([&] { ref = reference::reduce_by_key(c.keys, c.vals, op::plus); }, 3);
+    e.count = std::int64_t(ref.keys.size());
+    e.keys = std::move(ref.keys);
+    e.values = std::move(ref.values);
+  }
+  const double runs = double(c.keys.back()) + 1;
+  add_plain_and_into(
+      s, t, {"reduce_by_key", n, mean_run, nan, 8.0 * double(n) + 8.0 * runs, yard, {}}, "reduce_by_key_into",
+      [&] { return reduce_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.ko, c.vo, op::plus, &c.ws); },
+      [&] { reduce_by_key_into<std::uint32_t, float>(c.ctx, c.k, c.v, c.ko, c.vo, c.count, op::plus, &c.ws); },
+      c, runs_check(c, e, false, true));
+}
+
+void bench_inclusive_scan_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_run) {
+  const std::int64_t n = c.k.size();
+  expected e;
+  double yard = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard = yardstick::cub_inclusive_sum_by_key_ms(s, c.k.data(), c.v.data(), c.vo.data(), n);
+    e.values = head(c.ctx, c.vo, n);
+  }
+#endif
+  if (!s.on_gpu())
+    yard = s.time_host_ms(
+        [&] { e.values = reference::scan_by_heads(reference::run_heads(c.keys), c.vals, op::plus, true, 0.0f); }, 3);
+  const double ms =
+      s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws); });
+  add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard, c.check_sums(e, n, c.prefix_sums)});
+}
+
+// unique (lengths false) or run_length_encode (true).
+void bench_unique_or_rle(session& s, table& t, by_key_case& c, std::int64_t mean_run, bool lengths) {
+  const std::int64_t n = c.k.size();
+  expected e;
+  double yard = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard = lengths ? yardstick::cub_run_length_encode_ms(s, c.k.data(), c.ko.data(), c.lengths.data(),
+                                                         c.count.data(), n)
+                   : yardstick::cub_unique_ms(s, c.k.data(), c.ko.data(), c.count.data(), n);
+    e.count = c.device_count();
+    e.keys = head(c.ctx, c.ko, e.count);
+    if (lengths) e.lengths = head(c.ctx, c.lengths, e.count);
+  }
+#endif
+  if (!s.on_gpu()) {
+    reference::by_key_result<std::uint32_t, std::int64_t> ref;
+    yard = s.time_host_ms([&] { ref = reference::run_length_encode(c.keys); }, 3);
+    e.count = std::int64_t(ref.keys.size());
+    e.keys = std::move(ref.keys);
+    e.lengths = std::move(ref.values);
+  }
+  const double runs = double(c.keys.back()) + 1;
+  if (!lengths)
+    add_plain_and_into(
+        s, t, {"unique", n, mean_run, nan, 4.0 * double(n) + 4.0 * runs, yard, {}}, "unique_into",
+        [&] { return unique<std::uint32_t>(c.ctx, c.k, c.ko, &c.ws); },
+        [&] { unique_into<std::uint32_t>(c.ctx, c.k, c.ko, c.count, &c.ws); }, c, runs_check(c, e, false, false));
+  else
+    add_plain_and_into(
+        s, t, {"run_length_encode", n, mean_run, nan, 4.0 * double(n) + 12.0 * runs, yard, {}},
+        "run_length_encode_into",
+        [&] { return run_length_encode<std::uint32_t>(c.ctx, c.k, c.ko, c.lengths, &c.ws); },
+        [&] { run_length_encode_into<std::uint32_t>(c.ctx, c.k, c.ko, c.lengths, c.count, &c.ws); }, c,
+        runs_check(c, e, true, false));
 }
 
 void run_by_key(session& s) {
@@ -92,7 +250,7 @@ void run_by_key(session& s) {
   if (!s.on_gpu()) defaults = {1 << 22, 1 << 24};
   table t("by-key, unique and run-length encoding, u32 keys / f32 values, on " + ctx.name(),
           {"primitive", "n", "mean run", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms",
-           "vs yardstick"});
+           "vs yardstick", s.on_gpu() ? "same as CUB" : "same as sequential"});
   for (std::int64_t n : s.sizes_or(defaults, 4 * 8)) {
     auto vals = random_data<float>(n, 11 + n);
     auto v = buffer<float>::from_host(ctx, vals);
@@ -103,44 +261,13 @@ void run_by_key(session& s) {
     for (std::int64_t mean_run : {1, 8, 512}) {
       auto keys = run_keys(n, mean_run, 7 + mean_run);
       auto k = buffer<std::uint32_t>::from_host(ctx, keys);
-      const double runs = double(keys.back()) + 1;
-      double yard = nan;
-
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) yard = yardstick::cub_reduce_by_key_ms(s, k.data(), v.data(), ko.data(), vo.data(), count.data(), n);
-#endif
-      if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::reduce_by_key(keys, vals, op::plus); }, 3);
-      add_plain_and_into(
-          s, t, {"reduce_by_key", n, mean_run, nan, 8.0 * double(n) + 8.0 * runs, yard}, "reduce_by_key_into",
-          [&] { reduce_by_key<std::uint32_t, float>(ctx, k, v, ko, vo, op::plus, &ws); },
-          [&] { reduce_by_key_into<std::uint32_t, float>(ctx, k, v, ko, vo, count, op::plus, &ws); });
-
-      double ms = s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(ctx, k, v, vo, op::plus, &ws); });
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) yard = yardstick::cub_inclusive_sum_by_key_ms(s, k.data(), v.data(), vo.data(), n);
-#endif
-      if (!s.on_gpu())
-        yard = s.time_host_ms([&] { reference::scan_by_heads(reference::run_heads(keys), vals, op::plus, true, 0.0f); }, 3);
-      add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard});
-
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) yard = yardstick::cub_unique_ms(s, k.data(), ko.data(), count.data(), n);
-#endif
-      if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::run_length_encode(keys); }, 3);
-      add_plain_and_into(
-          s, t, {"unique", n, mean_run, nan, 4.0 * double(n) + 4.0 * runs, yard}, "unique_into",
-          [&] { unique<std::uint32_t>(ctx, k, ko, &ws); },
-          [&] { unique_into<std::uint32_t>(ctx, k, ko, count, &ws); });
-
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) yard = yardstick::cub_run_length_encode_ms(s, k.data(), ko.data(), lengths.data(), count.data(), n);
-#endif
-      if (!s.on_gpu()) yard = s.time_host_ms([&] { reference::run_length_encode(keys); }, 3);
-      add_plain_and_into(
-          s, t, {"run_length_encode", n, mean_run, nan, 4.0 * double(n) + 12.0 * runs, yard},
-          "run_length_encode_into",
-          [&] { run_length_encode<std::uint32_t>(ctx, k, ko, lengths, &ws); },
-          [&] { run_length_encode_into<std::uint32_t>(ctx, k, ko, lengths, count, &ws); });
+      const auto offsets = run_offsets(keys);
+      by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws,
+                    magnitudes(vals, offsets, false), magnitudes(vals, offsets, true)};
+      bench_reduce_by_key(s, t, c, mean_run);
+      bench_inclusive_scan_by_key(s, t, c, mean_run);
+      bench_unique_or_rle(s, t, c, mean_run, false);
+      bench_unique_or_rle(s, t, c, mean_run, true);
     }
   }
   t.print();

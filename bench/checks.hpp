@@ -1,0 +1,73 @@
+// Output checks of the by-key and segmented suites: our output against the yardstick's (CUB or
+// Thrust on the GPU, the sequential oracle on the CPU), copied to the host outside every timed
+// region. Keys, counts, lengths and positions must be identical; f32 sums within a tolerance.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace parprim::bench {
+
+// f32 sums of the same terms in another order (CUB's tiles, our look-back, the oracle's one
+// loop) legitimately round differently. Each is within (m - 1) 2^-24 sum|x| of the exact sum of
+// its m terms (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., eq. 4.4), so
+// two of them are within 2 (m - 1) 2^-24 sum|x| of each other: under 1e-3 sum|x| for every
+// m <= 8192 (all runs and segments of the fixed shapes). Longer sums (the power-law and
+// one-segment shapes) err like a random walk, about sqrt(m) 2^-24 sum|x|, far below it. The
+// check fails where |ours - theirs| > sum_tolerance * sum|x|, sum|x| taken in double.
+inline constexpr double sum_tolerance = 1e-3;
+
+struct sum_check {
+  bool ok = true;
+  double max_rel_diff = 0;  // the largest |ours - theirs| / sum|x| seen
+};
+
+// ours[i] against theirs[i] for i < count, magnitude[i] being sum|x| of value i's terms.
+inline sum_check compare_sums(const float* ours, const float* theirs, const double* magnitude,
+                              std::int64_t count) {
+  sum_check c;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double diff = std::fabs(double(ours[i]) - double(theirs[i]));
+    if (!(diff <= sum_tolerance * magnitude[i])) c.ok = false;  // NaN fails too
+    if (magnitude[i] > 0) c.max_rel_diff = std::max(c.max_rel_diff, diff / magnitude[i]);
+  }
+  return c;
+}
+
+// sum|x| in double over each segment [offsets[s], offsets[s+1]), or (prefixes) over each
+// element's inclusive prefix within its segment.
+inline std::vector<double> magnitudes(const std::vector<float>& x, const std::vector<std::int64_t>& offsets,
+                                      bool prefixes) {
+  std::vector<double> m;
+  m.reserve(prefixes ? x.size() : offsets.size());
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    double acc = 0;
+    for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+      acc += std::fabs(double(x[std::size_t(i)]));
+      if (prefixes) m.push_back(acc);
+    }
+    if (!prefixes) m.push_back(acc);
+  }
+  return m;
+}
+
+// The offsets of the runs of equal keys (0, each run's start, keys.size()).
+template <class K>
+std::vector<std::int64_t> run_offsets(const std::vector<K>& keys) {
+  std::vector<std::int64_t> o{0};
+  for (std::size_t i = 1; i < keys.size(); ++i)
+    if (!(keys[i - 1] == keys[i])) o.push_back(std::int64_t(i));
+  if (!keys.empty()) o.push_back(std::int64_t(keys.size()));
+  return o;
+}
+
+// The first count elements of a and b are equal (and both hold that many).
+template <class T>
+bool same_prefix(const std::vector<T>& a, const std::vector<T>& b, std::int64_t count) {
+  return count >= 0 && std::int64_t(a.size()) >= count && std::int64_t(b.size()) >= count &&
+         std::equal(a.begin(), a.begin() + count, b.begin());
+}
+
+}  // namespace parprim::bench
