@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
+
+#include "engine.hpp"
 
 namespace parprim::bench {
 
@@ -19,21 +22,31 @@ namespace parprim::bench {
 // check fails where |ours - theirs| > sum_tolerance * sum|x|, sum|x| taken in double.
 inline constexpr double sum_tolerance = 1e-3;
 
-struct sum_check {
-  bool ok = true;
-  double max_rel_diff = 0;  // the largest |ours - theirs| / sum|x| seen
+// An output check's result: matches 1 or 0 (NaN: nothing compared), and for f32 sums the
+// largest |ours - theirs| / sum|x| seen (NaN: no sums compared).
+struct verdict {
+  double matches = std::numeric_limits<double>::quiet_NaN();
+  double max_rel_diff = std::numeric_limits<double>::quiet_NaN();
 };
 
+inline verdict exact(bool same) { return {same ? 1.0 : 0.0, std::numeric_limits<double>::quiet_NaN()}; }
+
 // ours[i] against theirs[i] for i < count, magnitude[i] being sum|x| of value i's terms.
-inline sum_check compare_sums(const float* ours, const float* theirs, const double* magnitude,
-                              std::int64_t count) {
-  sum_check c;
+inline verdict compare_sums(const float* ours, const float* theirs, const double* magnitude, std::int64_t count) {
+  bool ok = true;
+  double max_rel_diff = 0;
   for (std::int64_t i = 0; i < count; ++i) {
     const double diff = std::fabs(double(ours[i]) - double(theirs[i]));
-    if (!(diff <= sum_tolerance * magnitude[i])) c.ok = false;  // NaN fails too
-    if (magnitude[i] > 0) c.max_rel_diff = std::max(c.max_rel_diff, diff / magnitude[i]);
+    if (!(diff <= sum_tolerance * magnitude[i])) ok = false;  // NaN fails too
+    if (magnitude[i] > 0) max_rel_diff = std::max(max_rel_diff, diff / magnitude[i]);
   }
-  return c;
+  return {ok ? 1.0 : 0.0, max_rel_diff};
+}
+
+// The verdict's figures in a row: check_figure() and "max_rel_diff", where they were compared.
+inline void record_check(row& r, bool on_gpu, const verdict& v) {
+  if (!std::isnan(v.matches)) r.extra[check_figure(on_gpu)] = v.matches;
+  if (!std::isnan(v.max_rel_diff)) r.extra["max_rel_diff"] = v.max_rel_diff;
 }
 
 // sum|x| in double over each segment [offsets[s], offsets[s+1]), or (prefixes) over each

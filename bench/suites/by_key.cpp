@@ -50,12 +50,6 @@ std::vector<std::uint32_t> run_keys(std::int64_t n, std::int64_t mean_run, std::
   return k;
 }
 
-// An output check's result: matches 1 or 0, max_rel_diff of the f32 sums (NaN: none compared).
-struct verdict {
-  double matches = nan;
-  double max_rel_diff = nan;
-};
-
 struct row_args {
   const char* primitive;
   std::int64_t n;
@@ -83,8 +77,7 @@ void add_row(session& s, table& t, const row_args& a) {
   }
   r.extra["mean_run"] = double(a.mean_run);
   r.extra["copy_gbps"] = s.copy_gbps();
-  if (!std::isnan(a.check.matches)) r.extra[check_figure(s.on_gpu())] = a.check.matches;
-  if (!std::isnan(a.check.max_rel_diff)) r.extra["max_rel_diff"] = a.check.max_rel_diff;
+  record_check(r, s.on_gpu(), a.check);
   s.add(std::move(r));
   t.add({a.primitive, fmt_int(a.n), fmt_int(a.mean_run), fmt(a.ms, 4), fmt(a.bytes / (a.ms * 1e6), 0),
          fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2), check_cell(a.check.matches)});
@@ -131,8 +124,7 @@ struct by_key_case {
   }
   verdict check_sums(const expected& e, std::int64_t count_out, const std::vector<double>& magnitude) const {
     const auto ours = head(ctx, vo, count_out);
-    const auto c = compare_sums(ours.data(), e.values.data(), magnitude.data(), count_out);
-    return {c.ok ? 1.0 : 0.0, c.max_rel_diff};
+    return compare_sums(ours.data(), e.values.data(), magnitude.data(), count_out);
   }
 };
 
@@ -157,8 +149,8 @@ void add_plain_and_into(session& s, table& t, const row_args& a, const char* int
 std::function<verdict(std::int64_t)> runs_check(const by_key_case& c, const expected& e, bool lengths,
                                                 bool sums) {
   return [&c, &e, lengths, sums](std::int64_t runs) {
-    if (!c.same_runs(e, runs, lengths)) return verdict{0.0, nan};
-    return sums ? c.check_sums(e, runs, c.run_sums) : verdict{1.0, nan};
+    if (!c.same_runs(e, runs, lengths)) return exact(false);
+    return sums ? c.check_sums(e, runs, c.run_sums) : exact(true);
   };
 }
 

@@ -7,12 +7,22 @@
 // merge_by_key of u32/u32 pairs), and
 // lower_bound of sorted (and of unsorted) u32 queries into a sorted range 16x larger vs
 // thrust::lower_bound.
+//
+// Every row's output is checked against the yardstick's (check_figure in engine.hpp): the
+// yardstick runs first and its output is copied to the host (the CPU oracle's is kept from its
+// last timed run), then ours overwrites the same buffer and is copied and compared after its
+// timing. Merged keys and positions must be identical; f32 sums agree within sum_tolerance
+// (checks.hpp), "max_rel_diff" saying how far apart they were. merge_by_key has no yardstick
+// time; its keys and values (the values are the keys) are checked against the merge row's
+// yardstick output.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
@@ -42,7 +52,7 @@ std::vector<std::int64_t> make_offsets(std::int64_t n, std::int64_t length, std:
 }
 
 void add_row(session& s, table& t, const std::string& primitive, const std::string& variant,
-             std::int64_t n, double ms, double bytes, double yard_ms, const char* yard) {
+             std::int64_t n, double ms, double bytes, double yard_ms, const char* yard, const verdict& check) {
   row r;
   r.primitive = primitive;
   r.variant = variant;
@@ -55,9 +65,10 @@ void add_row(session& s, table& t, const std::string& primitive, const std::stri
     r.yardstick_ms = yard_ms;
   }
   r.extra["copy_gbps"] = s.copy_gbps();
+  record_check(r, s.on_gpu(), check);
   s.add(std::move(r));
   t.add({primitive, variant, fmt_int(n), fmt(ms, 4), fmt(bytes / (ms * 1e6), 0), fmt(yard_ms, 4),
-         fmt(yard_ms / ms, 2)});
+         fmt(yard_ms / ms, 2), check_cell(check.matches)});
 }
 
 #if PARPRIM_HAVE_CUDA
@@ -72,13 +83,55 @@ std::vector<std::uint32_t> segment_ids(const std::vector<std::int64_t>& offsets)
 }
 #endif
 
+// One segment shape: segmented_reduce and segmented_inclusive_scan of x (on the device: in)
+// into out, against the yardstick.
+void bench_segment_shape(session& s, table& t, const std::vector<float>& x, const buffer<float>& in,
+                         buffer<float>& out, workspace& ws, std::int64_t length) {
+  const context& ctx = s.ctx();
+  const std::int64_t n = in.size();
+  const char* yard = s.on_gpu() ? "cub" : "sequential";
+  auto offsets = make_offsets(n, length, 17);
+  const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+  auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+  buffer<float> red(ctx, segments);
+  const std::string shape = length == 0 ? "power_law" : length == n ? "one_segment" : "len_" + std::to_string(length);
+  std::vector<float> expect;
+  double yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard_ms = yardstick::cub_segmented_sum_ms(s, in.data(), red.data(), off.data(), segments);
+    expect = red.to_host();
+  }
+#endif
+  if (!s.on_gpu())
+    yard_ms = s.time_host_ms([&] { expect = reference::segmented_reduce(x, offsets, 0.0f, op::plus); }, 3);
+  double ms = s.time_ms([&] { segmented_reduce<float>(ctx, in, off, red, 0.0f, op::plus, &ws); });
+  verdict check = compare_sums(red.to_host().data(), expect.data(), magnitudes(x, offsets, false).data(), segments);
+  add_row(s, t, "segmented_reduce", shape, n, ms, 4.0 * double(n) + 12.0 * double(segments), yard_ms, yard, check);
+
+  yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    auto ids = buffer<std::uint32_t>::from_host(ctx, segment_ids(offsets));
+    yard_ms = yardstick::cub_inclusive_sum_by_key_ms(s, ids.data(), in.data(), out.data(), n);
+    expect = out.to_host();
+  }
+#endif
+  if (!s.on_gpu())
+    yard_ms = s.time_host_ms([&] { expect = reference::segmented_scan(x, offsets, op::plus, true, 0.0f, x); }, 3);
+  ms = s.time_ms([&] { segmented_inclusive_scan<float>(ctx, in, off, out, op::plus, &ws); });
+  check = compare_sums(out.to_host().data(), expect.data(), magnitudes(x, offsets, true).data(), n);
+  add_row(s, t, "segmented_inclusive_scan", shape, n, ms, 8.0 * double(n) + 8.0 * double(segments), yard_ms, yard,
+          check);
+}
+
 void run_segmented(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 26};
   if (!s.on_gpu()) defaults = {1 << 22};
-  const char* yard = s.on_gpu() ? "cub" : "sequential";
   table t("segmented reduce / scan, f32 plus, on " + ctx.name(),
-          {"primitive", "segments", "n", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick"});
+          {"primitive", "segments", "n", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick",
+           s.on_gpu() ? "same as CUB" : "same as sequential"});
   for (std::int64_t n : s.sizes_or(defaults, 4 * 4)) {
     auto x = random_data<float>(n, 3 + n);
     auto in = buffer<float>::from_host(ctx, x);
@@ -86,43 +139,80 @@ void run_segmented(session& s) {
     workspace ws(ctx);
     // 32 and 256: one warp per segment on CUDA (segment_warps_tuning); 4096: one block per
     // segment (segment_blocks_tuning).
-    for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(256), std::int64_t(4096), std::int64_t(0), n}) {
-      auto offsets = make_offsets(n, length, 17);
-      const std::int64_t segments = std::int64_t(offsets.size()) - 1;
-      auto off = buffer<std::int64_t>::from_host(ctx, offsets);
-      buffer<float> red(ctx, segments);
-      const std::string shape = length == 0 ? "power_law" : length == n ? "one_segment" : "len_" + std::to_string(length);
-      double ms = s.time_ms([&] { segmented_reduce<float>(ctx, in, off, red, 0.0f, op::plus, &ws); });
-      double yard_ms = nan;
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) yard_ms = yardstick::cub_segmented_sum_ms(s, in.data(), red.data(), off.data(), segments);
-#endif
-      if (!s.on_gpu()) yard_ms = s.time_host_ms([&] { reference::segmented_reduce(x, offsets, 0.0f, op::plus); }, 3);
-      add_row(s, t, "segmented_reduce", shape, n, ms, 4.0 * double(n) + 12.0 * double(segments), yard_ms, yard);
-
-      ms = s.time_ms([&] { segmented_inclusive_scan<float>(ctx, in, off, out, op::plus, &ws); });
-      yard_ms = nan;
-#if PARPRIM_HAVE_CUDA
-      if (s.on_gpu()) {
-        auto ids = buffer<std::uint32_t>::from_host(ctx, segment_ids(offsets));
-        yard_ms = yardstick::cub_inclusive_sum_by_key_ms(s, ids.data(), in.data(), out.data(), n);
-      }
-#endif
-      if (!s.on_gpu())
-        yard_ms = s.time_host_ms([&] { reference::segmented_scan(x, offsets, op::plus, true, 0.0f, x); }, 3);
-      add_row(s, t, "segmented_inclusive_scan", shape, n, ms, 8.0 * double(n) + 8.0 * double(segments), yard_ms, yard);
-    }
+    for (std::int64_t length : {std::int64_t(1), std::int64_t(32), std::int64_t(256), std::int64_t(4096), std::int64_t(0), n})
+      bench_segment_shape(s, t, x, in, out, ws, length);
   }
   t.print();
+}
+
+// Two sorted u32 ranges, their merge by the yardstick (on the host), and our buffers.
+struct merge_case {
+  std::vector<std::uint32_t> a, b, merged;
+  buffer<std::uint32_t> ba, bb, out;
+};
+
+// merge against the yardstick, then merge_by_key (no yardstick) checked against its output.
+void bench_merge(session& s, table& t, merge_case& m, workspace& ws) {
+  const context& ctx = s.ctx();
+  const std::int64_t n = std::int64_t(m.a.size());
+  const char* yard = s.on_gpu() ? "thrust" : "sequential";
+  double yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard_ms = yardstick::thrust_merge_ms(s, m.ba.data(), n, m.bb.data(), n, m.out.data());
+    m.merged = m.out.to_host();
+  }
+#endif
+  if (!s.on_gpu())
+    yard_ms = s.time_host_ms([&] { std::merge(m.a.begin(), m.a.end(), m.b.begin(), m.b.end(), m.merged.begin()); }, 3);
+  double ms = s.time_ms([&] { merge<std::uint32_t>(ctx, m.ba, m.bb, m.out, sort_order::ascending, &ws); });
+  add_row(s, t, "merge", "2 x " + fmt_int(n), 2 * n, ms, 16.0 * double(n), yard_ms, yard,
+          exact(m.out.to_host() == m.merged));
+
+  // merge_by_key, u32 keys with u32 values (the values are the keys): no yardstick, the
+  // bytes moved against the copy bandwidth.
+  buffer<std::uint32_t> out_values(ctx, 2 * n);
+  ms = s.time_ms([&] {
+    merge_by_key<std::uint32_t, std::uint32_t>(ctx, m.ba, m.ba, m.bb, m.bb, m.out, out_values,
+                                               sort_order::ascending, &ws);
+  });
+  add_row(s, t, "merge_by_key", "2 x " + fmt_int(n) + " u32/u32", 2 * n, ms, 32.0 * double(n), nan, yard,
+          exact(m.out.to_host() == m.merged && out_values.to_host() == m.merged));
+}
+
+// lower_bound of the queries into the merged keys, against the yardstick.
+void bench_lower_bound(session& s, table& t, const std::vector<std::uint32_t>& merged,
+                       const buffer<std::uint32_t>& keys, const std::vector<std::uint32_t>& queries,
+                       const std::string& shape) {
+  const context& ctx = s.ctx();
+  const std::int64_t n = std::int64_t(merged.size());
+  auto q = buffer<std::uint32_t>::from_host(ctx, queries);
+  buffer<std::int64_t> pos(ctx, q.size());
+  std::vector<std::int64_t> expect(queries.size());
+  double yard_ms = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard_ms = yardstick::thrust_lower_bound_ms(s, keys.data(), n, q.data(), q.size(), pos.data());
+    expect = pos.to_host();
+  }
+#endif
+  if (!s.on_gpu())
+    yard_ms = s.time_host_ms([&] {
+      for (std::size_t i = 0; i < queries.size(); ++i)
+        expect[i] = std::lower_bound(merged.begin(), merged.end(), queries[i]) - merged.begin();
+    }, 3);
+  const double ms = s.time_ms([&] { lower_bound<std::uint32_t>(ctx, keys, q, pos); });
+  add_row(s, t, "lower_bound", fmt_int(q.size()) + " " + shape, n, ms, 12.0 * double(q.size()), yard_ms,
+          s.on_gpu() ? "thrust" : "sequential", exact(pos.to_host() == expect));
 }
 
 void run_merge_search(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {std::int64_t(1) << 27};
   if (!s.on_gpu()) defaults = {1 << 23};
-  const char* yard = s.on_gpu() ? "thrust" : "sequential";
   table t("merge and lower_bound, u32, on " + ctx.name(),
-          {"primitive", "shape", "n", "ms", "GB/s", s.on_gpu() ? "Thrust ms" : "sequential ms", "vs yardstick"});
+          {"primitive", "shape", "n", "ms", "GB/s", s.on_gpu() ? "Thrust ms" : "sequential ms", "vs yardstick",
+           s.on_gpu() ? "same as Thrust" : "same as sequential"});
   for (std::int64_t n : s.sizes_or(defaults, 4 * 8)) {  // a, b, out (2n), out_values (2n), keys (2n)
     auto a = random_data<std::uint32_t>(n, 5);
     auto b = random_data<std::uint32_t>(n, 6);
@@ -130,62 +220,21 @@ void run_merge_search(session& s) {
     std::sort(b.begin(), b.end());
     auto ba = buffer<std::uint32_t>::from_host(ctx, a);
     auto bb = buffer<std::uint32_t>::from_host(ctx, b);
-    buffer<std::uint32_t> out(ctx, 2 * n);
+    merge_case m{std::move(a), std::move(b), std::vector<std::uint32_t>(std::size_t(2 * n)), std::move(ba),
+                 std::move(bb), buffer<std::uint32_t>(ctx, 2 * n)};
     workspace ws(ctx);
-    double ms = s.time_ms([&] { merge<std::uint32_t>(ctx, ba, bb, out, sort_order::ascending, &ws); });
-    double yard_ms = nan;
-#if PARPRIM_HAVE_CUDA
-    if (s.on_gpu()) yard_ms = yardstick::thrust_merge_ms(s, ba.data(), n, bb.data(), n, out.data());
-#endif
-    std::vector<std::uint32_t> host_out(static_cast<std::size_t>(2 * n));
-    if (!s.on_gpu()) yard_ms = s.time_host_ms([&] { std::merge(a.begin(), a.end(), b.begin(), b.end(), host_out.begin()); }, 3);
-    add_row(s, t, "merge", "2 x " + fmt_int(n), 2 * n, ms, 16.0 * double(n), yard_ms, yard);
+    bench_merge(s, t, m, ws);
 
-    // merge_by_key, u32 keys with u32 values (the values are the keys): no yardstick, the
-    // bytes moved against the copy bandwidth.
-    buffer<std::uint32_t> out_values(ctx, 2 * n);
-    ms = s.time_ms([&] {
-      merge_by_key<std::uint32_t, std::uint32_t>(ctx, ba, ba, bb, bb, out, out_values,
-                                                 sort_order::ascending, &ws);
-    });
-    add_row(s, t, "merge_by_key", "2 x " + fmt_int(n) + " u32/u32", 2 * n, ms, 32.0 * double(n), nan, yard);
-
-    // lower_bound: n / 8 sorted queries into the 2n merged keys (2^24 into 2^28 at the default).
-    std::vector<std::uint32_t> merged(static_cast<std::size_t>(2 * n));
-    std::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin());
-    auto keys = buffer<std::uint32_t>::from_host(ctx, merged);
-    auto qv = random_data<std::uint32_t>(n / 8, 9);
-    std::sort(qv.begin(), qv.end());
-    auto q = buffer<std::uint32_t>::from_host(ctx, qv);
-    buffer<std::int64_t> pos(ctx, q.size());
-    ms = s.time_ms([&] { lower_bound<std::uint32_t>(ctx, keys, q, pos); });
-    yard_ms = nan;
-#if PARPRIM_HAVE_CUDA
-    if (s.on_gpu()) yard_ms = yardstick::thrust_lower_bound_ms(s, keys.data(), 2 * n, q.data(), q.size(), pos.data());
-#endif
-    std::vector<std::int64_t> host_pos(qv.size());
-    if (!s.on_gpu())
-      yard_ms = s.time_host_ms([&] {
-        for (std::size_t i = 0; i < qv.size(); ++i)
-          host_pos[i] = std::lower_bound(merged.begin(), merged.end(), qv[i]) - merged.begin();
-      }, 3);
-    add_row(s, t, "lower_bound", fmt_int(q.size()) + " sorted queries", 2 * n, ms, 12.0 * double(q.size()), yard_ms, yard);
-
+    // lower_bound: n / 8 sorted queries into the 2n merged keys (2^24 into 2^28 at the default),
+    // the yardstick's merge (which the merge row has compared ours with).
+    auto keys = buffer<std::uint32_t>::from_host(ctx, m.merged);
+    auto queries = random_data<std::uint32_t>(n / 8, 9);
     // The same queries shuffled: every tile of queries spans the whole key range, so the GPU
     // kernel takes its per-query binary search (the path that must not lose to the yardstick).
-    std::vector<std::uint32_t> shuffled = random_data<std::uint32_t>(n / 8, 9);
-    auto qs = buffer<std::uint32_t>::from_host(ctx, shuffled);
-    ms = s.time_ms([&] { lower_bound<std::uint32_t>(ctx, keys, qs, pos); });
-    yard_ms = nan;
-#if PARPRIM_HAVE_CUDA
-    if (s.on_gpu()) yard_ms = yardstick::thrust_lower_bound_ms(s, keys.data(), 2 * n, qs.data(), qs.size(), pos.data());
-#endif
-    if (!s.on_gpu())
-      yard_ms = s.time_host_ms([&] {
-        for (std::size_t i = 0; i < shuffled.size(); ++i)
-          host_pos[i] = std::lower_bound(merged.begin(), merged.end(), shuffled[i]) - merged.begin();
-      }, 3);
-    add_row(s, t, "lower_bound", fmt_int(qs.size()) + " unsorted queries", 2 * n, ms, 12.0 * double(qs.size()), yard_ms, yard);
+    auto sorted_queries = queries;
+    std::sort(sorted_queries.begin(), sorted_queries.end());
+    bench_lower_bound(s, t, m.merged, keys, sorted_queries, "sorted queries");
+    bench_lower_bound(s, t, m.merged, keys, queries, "unsorted queries");
   }
   t.print();
 }
