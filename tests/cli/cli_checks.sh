@@ -54,6 +54,18 @@ PY
 [ "$(head -1 "$tmp/b.csv")" = $'primitive,variant,type,n,ms,ms_min,ms_max,gbps,yardstick,yardstick_ms,vs_yardstick,copy_gbps,pct_of_copy,seq_cpu_ms\r' ] \
   || { echo "FAIL: csv header"; fail=1; }
 
+# The output checks: every row of the by-key, segmented and merge suites is compared with the
+# sequential oracle, says so in its JSON, and the run exits 0 (a mismatch would exit 1).
+ok "checked cpu bench" "$cli" bench by_key segmented merge_search --backend cpu --sizes 1000,5000 \
+  --reps 1 --warmup 0 --json "$tmp/c.json"
+python3 - "$tmp/c.json" <<'PY' || fail=1
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+assert len(rows) == 2 * (21 + 12 + 4), len(rows)
+for r in rows:
+    assert r["extra"].get("matches_sequential") == 1, r
+PY
+
 rejects "unknown primitive" "unknown primitive 'sorting'" "$cli" bench sorting --backend cpu
 rejects "negative size" "is negative" "$cli" bench reduce --backend cpu --sizes -5
 rejects "zero size" "at least 1" "$cli" bench reduce --backend cpu --sizes 0
