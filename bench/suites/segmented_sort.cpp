@@ -104,7 +104,8 @@ void run_segmented_sort(session& s) {
   std::vector<std::int64_t> defaults = {std::int64_t(1) << 26};
   if (!s.on_gpu()) defaults = {std::int64_t(1) << 22};
   table t("segmented_sort, u32 keys (pairs: u32 values), ascending, on " + ctx.name(),
-          {"primitive", "segments", "n", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick"});
+          {"primitive", "segments", "n", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick",
+           "same as CUB"});
   // input, work, CUB's output; keys and values; plus offsets (at most one per key).
   for (std::int64_t n : s.sizes_or(defaults, 3 * 8 + 8)) {
     const auto keys = random_data<std::uint32_t>(n, 21 + n);
@@ -129,7 +130,7 @@ void run_segmented_sort(session& s) {
         r.extra["copy_gbps"] = s.copy_gbps();
         s.add(r);
         t.add({r.primitive, sh.name, fmt_int(n), fmt(m.ms, 4), fmt(r.gbps, 0), fmt(m.yard_ms, 4),
-               fmt(m.yard_ms / m.ms, 2)});
+               fmt(m.yard_ms / m.ms, 2), check_cell(m.matches)});
       }
     }
   }
