@@ -101,7 +101,7 @@ struct expected {
 };
 
 // One input (keys with runs of one mean length, values) with the buffers every primitive
-// writes, and the sum|x| of each run and of each element's prefix in its run.
+// writes, and the sums in double of each run and of each element's prefix in its run.
 struct by_key_case {
   const context& ctx;
   const std::vector<std::uint32_t>& keys;
@@ -113,7 +113,7 @@ struct by_key_case {
   buffer<std::int64_t>& lengths;
   buffer<std::int64_t>& count;
   workspace& ws;
-  std::vector<double> run_sums, prefix_sums;
+  double_sums run_sums, prefix_sums;
 
   std::int64_t device_count() const { return count.to_host()[0]; }
   // Our keys (and lengths) against the expected ones, for `runs` runs.
@@ -122,9 +122,9 @@ struct by_key_case {
     if (!same_prefix(head(ctx, ko, runs), e.keys, runs)) return false;
     return !with_lengths || same_prefix(head(ctx, lengths, runs), e.lengths, runs);
   }
-  verdict check_sums(const expected& e, std::int64_t count_out, const std::vector<double>& magnitude) const {
+  verdict check_sums(const expected& e, std::int64_t count_out, const double_sums& sums) const {
     const auto ours = head(ctx, vo, count_out);
-    return compare_sums(ours.data(), e.values.data(), magnitude.data(), count_out);
+    return compare_sums(ours.data(), e.values.data(), sums, count_out);
   }
 };
 
@@ -255,7 +255,7 @@ void run_by_key(session& s) {
       auto k = buffer<std::uint32_t>::from_host(ctx, keys);
       const auto offsets = run_offsets(keys);
       by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws,
-                    magnitudes(vals, offsets, false), magnitudes(vals, offsets, true)};
+                    sums_in_double(vals, offsets, false), sums_in_double(vals, offsets, true)};
       bench_reduce_by_key(s, t, c, mean_run);
       bench_inclusive_scan_by_key(s, t, c, mean_run);
       bench_unique_or_rle(s, t, c, mean_run, false);
