@@ -10,8 +10,8 @@
 //
 // Every row's output is checked against the yardstick's (check_figure in engine.hpp): the
 // yardstick runs first and its outputs are copied to the host (the oracle's result is kept from
-// its last timed run on the CPU), then ours overwrites the same buffers and is copied and
-// compared after its timing. Keys, counts and lengths must be identical, f32 sums agree within
+// its last timed run on the CPU), then ours overwrites the same buffers (filled with all ones
+// first) and is copied and compared after its timing. Keys, counts and lengths must be identical, f32 sums agree within
 // sum_tolerance (checks.hpp); "max_rel_diff" records how far they were apart.
 //
 // Keys: run r holds the key r (so neighbouring runs differ) and has a random length in
@@ -116,6 +116,14 @@ struct by_key_case {
   double_sums run_sums, prefix_sums;
 
   std::int64_t device_count() const { return count.to_host()[0]; }
+  // All ones in every output before ours runs (NaN values, keys and lengths no run has), so
+  // an output ours leaves unwritten cannot pass as the yardstick's, still in the same buffer.
+  void poison() const {
+    ko.fill_bytes(0xFF);
+    vo.fill_bytes(0xFF);
+    lengths.fill_bytes(0xFF);
+    count.fill_bytes(0xFF);
+  }
   // Our keys (and lengths) against the expected ones, for `runs` runs.
   bool same_runs(const expected& e, std::int64_t runs, bool with_lengths) const {
     if (runs != e.count) return false;
@@ -136,10 +144,12 @@ void add_plain_and_into(session& s, table& t, const row_args& a, const char* int
                         const std::function<verdict(std::int64_t)>& check) {
   row_args r = a;
   std::int64_t runs = -1;
+  c.poison();
   r.ms = s.time_ms([&] { runs = plain_call(); });
   r.check = check(runs);
   add_row(s, t, r);
   r.primitive = into;
+  c.poison();
   r.ms = s.time_ms(into_call);
   r.check = check(c.device_count());
   add_row(s, t, r);
@@ -194,6 +204,7 @@ void bench_inclusive_scan_by_key(session& s, table& t, by_key_case& c, std::int6
   if (!s.on_gpu())
     yard = s.time_host_ms(
         [&] { e.values = reference::scan_by_heads(reference::run_heads(c.keys), c.vals, op::plus, true, 0.0f); }, 3);
+  c.poison();
   const double ms =
       s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws); });
   add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard, c.check_sums(e, n, c.prefix_sums)});

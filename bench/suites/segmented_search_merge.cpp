@@ -10,8 +10,8 @@
 //
 // Every row's output is checked against the yardstick's (check_figure in engine.hpp): the
 // yardstick runs first and its output is copied to the host (the CPU oracle's is kept from its
-// last timed run), then ours overwrites the same buffer and is copied and compared after its
-// timing. Merged keys and positions must be identical; f32 sums agree within sum_tolerance
+// last timed run), then ours overwrites the same buffer (filled with all ones first) and is
+// copied and compared after its timing. Merged keys and positions must be identical; f32 sums agree within sum_tolerance
 // (checks.hpp), "max_rel_diff" saying how far apart they were. merge_by_key has no yardstick
 // time; its keys and values (the values are the keys) are checked against the merge row's
 // yardstick output.
@@ -105,6 +105,7 @@ void bench_segment_shape(session& s, table& t, const std::vector<float>& x, cons
 #endif
   if (!s.on_gpu())
     yard_ms = s.time_host_ms([&] { expect = reference::segmented_reduce(x, offsets, 0.0f, op::plus); }, 3);
+  red.fill_bytes(0xFF);  // NaN: an output left unwritten cannot pass as the yardstick's
   double ms = s.time_ms([&] { segmented_reduce<float>(ctx, in, off, red, 0.0f, op::plus, &ws); });
   verdict check = compare_sums(red.to_host().data(), expect.data(), sums_in_double(x, offsets, false), segments);
   add_row(s, t, "segmented_reduce", shape, n, ms, 4.0 * double(n) + 12.0 * double(segments), yard_ms, yard, check);
@@ -119,6 +120,7 @@ void bench_segment_shape(session& s, table& t, const std::vector<float>& x, cons
 #endif
   if (!s.on_gpu())
     yard_ms = s.time_host_ms([&] { expect = reference::segmented_scan(x, offsets, op::plus, true, 0.0f, x); }, 3);
+  out.fill_bytes(0xFF);
   ms = s.time_ms([&] { segmented_inclusive_scan<float>(ctx, in, off, out, op::plus, &ws); });
   check = compare_sums(out.to_host().data(), expect.data(), sums_in_double(x, offsets, true), n);
   add_row(s, t, "segmented_inclusive_scan", shape, n, ms, 8.0 * double(n) + 8.0 * double(segments), yard_ms, yard,
@@ -165,6 +167,7 @@ void bench_merge(session& s, table& t, merge_case& m, workspace& ws) {
 #endif
   if (!s.on_gpu())
     yard_ms = s.time_host_ms([&] { std::merge(m.a.begin(), m.a.end(), m.b.begin(), m.b.end(), m.merged.begin()); }, 3);
+  m.out.fill_bytes(0xFF);  // all ones: an output left unwritten cannot pass as the yardstick's
   double ms = s.time_ms([&] { merge<std::uint32_t>(ctx, m.ba, m.bb, m.out, sort_order::ascending, &ws); });
   add_row(s, t, "merge", "2 x " + fmt_int(n), 2 * n, ms, 16.0 * double(n), yard_ms, yard,
           exact(m.out.to_host() == m.merged));
@@ -172,6 +175,8 @@ void bench_merge(session& s, table& t, merge_case& m, workspace& ws) {
   // merge_by_key, u32 keys with u32 values (the values are the keys): no yardstick, the
   // bytes moved against the copy bandwidth.
   buffer<std::uint32_t> out_values(ctx, 2 * n);
+  m.out.fill_bytes(0xFF);
+  out_values.fill_bytes(0xFF);
   ms = s.time_ms([&] {
     merge_by_key<std::uint32_t, std::uint32_t>(ctx, m.ba, m.ba, m.bb, m.bb, m.out, out_values,
                                                sort_order::ascending, &ws);
@@ -201,6 +206,7 @@ void bench_lower_bound(session& s, table& t, const std::vector<std::uint32_t>& m
       for (std::size_t i = 0; i < queries.size(); ++i)
         expect[i] = std::lower_bound(merged.begin(), merged.end(), queries[i]) - merged.begin();
     }, 3);
+  pos.fill_bytes(0xFF);  // -1: an output left unwritten cannot pass as the yardstick's
   const double ms = s.time_ms([&] { lower_bound<std::uint32_t>(ctx, keys, q, pos); });
   add_row(s, t, "lower_bound", fmt_int(q.size()) + " " + shape, n, ms, 12.0 * double(q.size()), yard_ms,
           s.on_gpu() ? "thrust" : "sequential", exact(pos.to_host() == expect));
