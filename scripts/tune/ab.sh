@@ -4,8 +4,8 @@
 # run `parprim bench` with the given arguments into $OUT/ab-TAG.json, and put the header back,
 # whatever happened. Run it once per variant, the unedited build included, in one call, so
 # every variant is timed on the same machine against its same-run yardstick.
-#   scripts/tuning-ab.sh HEADER SED_EXPR TAG BENCH_ARGS...
-# e.g. scripts/tuning-ab.sh include/parprim/cuda/tuning/by_key_tuning.hpp \
+#   scripts/tune/ab.sh HEADER SED_EXPR TAG BENCH_ARGS...
+# e.g. scripts/tune/ab.sh include/parprim/cuda/tuning/by_key_tuning.hpp \
 #        's/Bytes <= 4 ? 29 :/Bytes <= 4 ? 25 :/' items25 by_key --sizes 2^28 --reps 20
 # (an empty SED_EXPR times the build as it is).
 set -uo pipefail
@@ -21,11 +21,11 @@ cp "$header" "$saved"
 trap 'cp "$saved" "$header"; rm -f "$saved"' EXIT
 if [ -n "$expr" ]; then
   sed -i "$expr" "$header"
-  if cmp -s "$header" "$saved"; then echo "tuning-ab $tag: the expression changed nothing" >&2; exit 2; fi
+  if cmp -s "$header" "$saved"; then echo "ab $tag: the expression changed nothing" >&2; exit 2; fi
   diff "$saved" "$header"
 fi
 start=$(date +%s)
 cmake --build "$BUILD" -j "$(nproc)" --target parprim_cli >"$OUT/ab-$tag-build.log" 2>&1 ||
-  { tail -n 30 "$OUT/ab-$tag-build.log"; echo "tuning-ab $tag: build FAILED" >&2; exit 1; }
-echo "tuning-ab $tag: rebuilt in $(( $(date +%s) - start )) s"
+  { tail -n 30 "$OUT/ab-$tag-build.log"; echo "ab $tag: build FAILED" >&2; exit 1; }
+echo "ab $tag: rebuilt in $(( $(date +%s) - start )) s"
 "$BUILD/parprim" bench --backend cuda "$@" --json "$OUT/ab-$tag.json"
