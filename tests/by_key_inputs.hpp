@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -59,11 +60,9 @@ inline std::vector<std::int64_t> sizes(const context& ctx) {
   // cuda_tile<4> (and unique's of 64 tiles of 8192; the CPU has no such window: CI time saved).
   constexpr std::int64_t t4 = cuda_tile<4>, t8 = cuda_tile<8>;
   static_assert(128 * t4 < 600'011, "600'011 is past the look-back window");
-  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(33),
-                         std::int64_t(257), t8 - 1, t8, t8 + 1, t4 - 1, t4, t4 + 1,
-                         std::int64_t(4095), std::int64_t(4096), std::int64_t(4097), 2 * t8 + 1,
-                         2 * t4 + 1, std::int64_t(8191), std::int64_t(8192), std::int64_t(8193),
-                         std::int64_t(65535), std::int64_t(65537), std::int64_t(300'007)})
+  for (std::int64_t n : std::initializer_list<std::int64_t>{
+           0, 1, 2, 33, 257, t8 - 1, t8, t8 + 1, t4 - 1, t4, t4 + 1, 4095, 4096, 4097, 2 * t8 + 1,
+           2 * t4 + 1, 8191, 8192, 8193, 65535, 65537, 300'007})
     if (n <= testing::max_test_size()) out.push_back(n);
   if (ctx.kind() == backend::cuda && 600'011 <= testing::max_test_size()) out.push_back(600'011);
   return out;

@@ -113,9 +113,19 @@ struct by_key_case {
   buffer<std::int64_t>& lengths;
   buffer<std::int64_t>& count;
   workspace& ws;
-  double_sums run_sums, prefix_sums;
+  const std::vector<std::int64_t>& offsets;  // of the runs
+  double_sums run_sums;
 
   std::int64_t device_count() const { return count.to_host()[0]; }
+  // The runs a yardstick left in the outputs: the count, the keys, and the sums or lengths.
+  expected device_runs(bool values, bool with_lengths) const {
+    expected e;
+    e.count = device_count();
+    e.keys = head(ctx, ko, e.count);
+    if (values) e.values = head(ctx, vo, e.count);
+    if (with_lengths) e.lengths = head(ctx, lengths, e.count);
+    return e;
+  }
   // All ones in every output before ours runs (NaN values, keys and lengths no run has), so
   // an output ours leaves unwritten cannot pass as the yardstick's, still in the same buffer.
   void poison() const {
@@ -171,9 +181,7 @@ void bench_reduce_by_key(session& s, table& t, by_key_case& c, std::int64_t mean
 #if PARPRIM_HAVE_CUDA
   if (s.on_gpu()) {
     yard = yardstick::cub_reduce_by_key_ms(s, c.k.data(), c.v.data(), c.ko.data(), c.vo.data(), c.count.data(), n);
-    e.count = c.device_count();
-    e.keys = head(c.ctx, c.ko, e.count);
-    e.values = head(c.ctx, c.vo, e.count);
+    e = c.device_runs(true, false);
   }
 #endif
   if (!s.on_gpu()) {
@@ -207,7 +215,9 @@ void bench_inclusive_scan_by_key(session& s, table& t, by_key_case& c, std::int6
   c.poison();
   const double ms =
       s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws); });
-  add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard, c.check_sums(e, n, c.prefix_sums)});
+  // Each element's prefix in its run, in double: only this row needs them (n of each).
+  add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard,
+                 c.check_sums(e, n, sums_in_double(c.vals, c.offsets, true))});
 }
 
 // unique (lengths false) or run_length_encode (true).
@@ -220,9 +230,7 @@ void bench_unique_or_rle(session& s, table& t, by_key_case& c, std::int64_t mean
     yard = lengths ? yardstick::cub_run_length_encode_ms(s, c.k.data(), c.ko.data(), c.lengths.data(),
                                                          c.count.data(), n)
                    : yardstick::cub_unique_ms(s, c.k.data(), c.ko.data(), c.count.data(), n);
-    e.count = c.device_count();
-    e.keys = head(c.ctx, c.ko, e.count);
-    if (lengths) e.lengths = head(c.ctx, c.lengths, e.count);
+    e = c.device_runs(false, lengths);
   }
 #endif
   if (!s.on_gpu()) {
@@ -265,8 +273,8 @@ void run_by_key(session& s) {
       auto keys = run_keys(n, mean_run, 7 + mean_run);
       auto k = buffer<std::uint32_t>::from_host(ctx, keys);
       const auto offsets = run_offsets(keys);
-      by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws,
-                    sums_in_double(vals, offsets, false), sums_in_double(vals, offsets, true)};
+      by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws, offsets,
+                    sums_in_double(vals, offsets, false)};
       bench_reduce_by_key(s, t, c, mean_run);
       bench_inclusive_scan_by_key(s, t, c, mean_run);
       bench_unique_or_rle(s, t, c, mean_run, false);
