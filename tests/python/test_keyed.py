@@ -22,11 +22,21 @@ def bits(a):
     return a.view(_UNSIGNED[a.dtype.name]) if a.dtype.name in _UNSIGNED else a
 
 
+def run_labels(rng, n, longest):
+    """n labels 0..6 in runs of 1 to longest equal values (equal labels also apart): run
+    lengths are drawn until they cover n, so the last run is cut at n, never short of it."""
+    lengths = rng.integers(1, longest + 1, n // longest + 2)
+    while lengths.sum() < n:
+        lengths = np.append(lengths, rng.integers(1, longest + 1, n // longest + 2))
+    labels = np.repeat(np.arange(lengths.size), lengths)[:n] % 7
+    assert labels.size == n
+    return labels
+
+
 def run_keys(rng, dtype, n):
     """Keys in runs of 1 to 40 equal values (with equal keys apart, and NaN keys, which are
     runs of one each, among floats)."""
-    lengths = rng.integers(1, 41, n // 2 + 1)
-    labels = np.repeat(np.arange(lengths.size), lengths)[:n] % 7
+    labels = run_labels(rng, n, 40)
     keys = labels.astype(dtype)
     if keys.dtype.kind == "f" and n > 10:
         keys[n // 3: n // 3 + 3] = np.nan

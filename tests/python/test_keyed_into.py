@@ -7,21 +7,20 @@ import pytest
 
 import parprim
 from conftest import ALL_DTYPES, backend_skip_reason, edge_sizes, random_values
-from test_keyed import _OP_UFUNCS, bits, exact_values, need, run_keys, run_starts
+from test_keyed import _OP_UFUNCS, bits, exact_values, need, run_keys, run_labels, run_starts
 
 _INTO_PAIRS = [(k, k) for k in ALL_DTYPES] + [(k, ALL_DTYPES[(i + 3) % 6])
                                               for i, k in enumerate(ALL_DTYPES)]
 
 
 def pattern_keys(rng, dtype, n, pattern):
-    """Keys in runs: "mixed" of 1 to 40 (run_keys), "ones" all of length 1, "long" of up to
-    3000 (across tiles; small inputs are one run)."""
+    """Keys in runs: "mixed" of 1 to 40 (run_keys), "ones" all of length 1, "long" of 1 to
+    3000 (across tiles)."""
     if pattern == "mixed":
         return run_keys(rng, dtype, n)
     if pattern == "ones":  # steps of 1 or 2 modulo 7: neighbours always differ
         return (np.cumsum(rng.integers(1, 3, n)) % 7).astype(dtype)
-    lengths = rng.integers(1, 3001, n // 1000 + 2)
-    return (np.repeat(np.arange(lengths.size), lengths)[:n] % 7).astype(dtype)
+    return run_labels(rng, n, 3000).astype(dtype)
 
 
 def marked(rng, xp, dtype, m):
