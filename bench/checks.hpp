@@ -1,4 +1,4 @@
-// Output checks of the by-key and segmented suites: our output against the yardstick's (CUB or
+// Output checks of the suites (by-key, segmented, merge and search, top-k): our output against the yardstick's (CUB or
 // Thrust on the GPU, the sequential oracle on the CPU), copied to the host outside every timed
 // region. Keys, counts, lengths and positions must be identical; f32 sums within a tolerance.
 #pragma once
@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -55,10 +56,18 @@ inline verdict compare_sums(const float* ours, const float* theirs, const double
   return {ok ? 1.0 : 0.0, max_rel_diff};
 }
 
-// The verdict's figures in a row: check_figure() and "max_rel_diff", where they were compared.
-inline void record_check(row& r, bool on_gpu, const verdict& v) {
-  if (!std::isnan(v.matches)) r.extra[check_figure(on_gpu)] = v.matches;
+// The verdict's figures in a row: `figure` and "max_rel_diff", where they were compared.
+inline void record_check(row& r, const char* figure, const verdict& v) {
+  if (!std::isnan(v.matches)) r.extra[figure] = v.matches;
   if (!std::isnan(v.max_rel_diff)) r.extra["max_rel_diff"] = v.max_rel_diff;
+}
+// The same under check_figure(): against CUB or Thrust on the GPU, the oracle on the CPU.
+inline void record_check(row& r, bool on_gpu, const verdict& v) { record_check(r, check_figure(on_gpu), v); }
+
+// Bitwise equality of two outputs (NaNs and signed zeros included).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // The sums in double of each segment [offsets[s], offsets[s+1]), or (prefixes) of each

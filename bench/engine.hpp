@@ -61,8 +61,9 @@ inline constexpr double noisy_spread = 0.10;
 // Output checks: a row must never report the time of a wrong result. A suite that compares its
 // output with the yardstick's records the verdict in the row's extra figures under
 // check_figure(): "matches_cub" on the GPU (the yardstick is CUB or Thrust), "matches_sequential"
-// on the CPU (the sequential oracle); 1 when they agreed, 0 when not. session::add counts the
-// rows whose check failed (that figure 0, or the "mismatch" / "mismatch_vs_yardstick" figures of
+// on the CPU (the sequential oracle); 1 when they agreed, 0 when not. A yardstick of another
+// kind names its own figure, e.g. "matches_segmented_sort". session::add counts the rows whose
+// check failed (any "matches_" figure 0, or the "mismatch" / "mismatch_vs_yardstick" figures of
 // the cpu and histogram suites set), and `parprim bench` exits non-zero after its tables.
 inline const char* check_figure(bool on_gpu) { return on_gpu ? "matches_cub" : "matches_sequential"; }
 // The table cell of a check: "yes", "NO", or "-" where nothing was compared (NaN).

@@ -7,12 +7,17 @@
 // partition reads the input twice to keep the rejected elements in order; unstable_partition
 // writes them in reverse in one pass, as CUB's DevicePartition::If does: the like-for-like
 // row.)
+//
+// Every row's output is checked against the sequential oracle of its contract (the count and
+// all n elements, or the selected prefix for copy_if), outside the timed calls: figure
+// "matches_sequential" on both backends (check_figure in engine.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
@@ -26,8 +31,40 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint32_t pivot = 1u << 31;
 
+// The outputs each primitive must write for x: the selected elements in order, then the
+// rejected ones in order (partition) or reversed (unstable_partition); split's buckets of the
+// top key byte, each in input order.
+struct oracle {
+  std::vector<std::uint32_t> stable, unstable, buckets;
+  std::int64_t selected = 0;
+};
+
+oracle oracle_of(const std::vector<std::uint32_t>& x) {
+  oracle o;
+  o.stable.reserve(x.size());
+  for (auto v : x)
+    if (v < pivot) o.stable.push_back(v);
+  o.selected = std::int64_t(o.stable.size());
+  for (auto v : x)
+    if (!(v < pivot)) o.stable.push_back(v);
+  o.unstable = o.stable;
+  std::reverse(o.unstable.begin() + o.selected, o.unstable.end());
+  std::vector<std::int64_t> start(257, 0);
+  for (auto v : x) ++start[(v >> 24) + 1];
+  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  o.buckets.resize(x.size());
+  for (auto v : x) o.buckets[std::size_t(start[v >> 24]++)] = v;
+  return o;
+}
+
+// out's first `compared` elements (and the count, where one is returned) against the oracle's.
+verdict check_output(const buffer<std::uint32_t>& out, const std::vector<std::uint32_t>& want,
+                     std::int64_t compared, std::int64_t count, std::int64_t want_count) {
+  return exact(count == want_count && same_prefix(out.to_host(), want, compared));
+}
+
 void add_row(session& s, const char* primitive, const char* variant, std::int64_t n, double ms,
-             double bytes, const char* yard, double yard_ms, double selected) {
+             double bytes, const char* yard, double yard_ms, double selected, const verdict& check) {
   row r;
   r.primitive = primitive;
   r.variant = variant;
@@ -43,6 +80,7 @@ void add_row(session& s, const char* primitive, const char* variant, std::int64_
   r.extra["selectivity"] = selected / double(std::max<std::int64_t>(n, 1));
   r.extra["copy_gbps"] = s.copy_gbps();
   r.extra["pct_of_copy"] = 100.0 * r.gbps / s.copy_gbps();
+  record_check(r, "matches_sequential", check);
   s.add(std::move(r));
 }
 
@@ -53,19 +91,22 @@ void run_partition(session& s) {
   table t("copy_if / partition at 50% selectivity (x < 2^31), u32, on " + ctx.name() +
               " (copy " + fmt(s.copy_gbps(), 0) + " GB/s)",
           {"primitive", "n", "ms", "Gelem/s", "GB/s", "% of copy",
-           s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick"});
+           s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick", "same as sequential"});
   const char* yard = s.on_gpu() ? "cub" : "sequential";
   for (std::int64_t n : s.sizes_or(defaults, 4 * 4)) {
     auto x = random_data<std::uint32_t>(n, 5 + n);
-    const double selected = double(std::count_if(x.begin(), x.end(), [](std::uint32_t v) { return v < pivot; }));
+    const oracle want = oracle_of(x);
+    const double selected = double(want.selected);
     auto in = buffer<std::uint32_t>::from_host(ctx, x);
     buffer<std::uint32_t> out(ctx, n);
+    out.fill_bytes(0xA5);  // and before every row below: an unwritten output cannot pass
     buffer<std::int64_t> count(ctx, 1);
     workspace ws(ctx);
     const predicate<std::uint32_t> pred{compare::less, pivot};
 
     // copy_if (count left on the device: no host round trip inside the timing).
     double ms = s.time_ms([&] { copy_if_into<std::uint32_t>(ctx, in, out, count, pred, &ws); });
+    verdict check = check_output(out, want.stable, want.selected, count.to_host()[0], want.selected);
     double yard_ms = nan;
     std::vector<std::uint32_t> host_out;
     if (s.on_gpu()) {
@@ -81,9 +122,10 @@ void run_partition(session& s) {
       });
     }
     double bytes = 4.0 * (double(n) + selected);
-    add_row(s, "copy_if", "single_pass", n, ms, bytes, yard, yard_ms, selected);
+    add_row(s, "copy_if", "single_pass", n, ms, bytes, yard, yard_ms, selected, check);
     t.add({"copy_if", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
-           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2),
+           check_cell(check.matches)});
 
     // partition and unstable_partition (both return the count to the host, as their callers
     // see it). On the GPU both rows have the one CUB DevicePartition::If time as yardstick.
@@ -97,30 +139,39 @@ void run_partition(session& s) {
       cub_partition_ms = yardstick::cub_partition_if_ms(s, in.data(), cub_out.data(), count.data(), n, pivot);
     }
 #endif
-    ms = s.time_ms([&] { partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    std::int64_t returned = -1;
+    out.fill_bytes(0xA5);
+    ms = s.time_ms([&] { returned = partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    check = check_output(out, want.stable, n, returned, want.selected);
     yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
       y = x;
       std::stable_partition(y.begin(), y.end(), below_pivot);
     });
-    add_row(s, "partition", "stable", n, ms, bytes, yard, yard_ms, selected);
+    add_row(s, "partition", "stable", n, ms, bytes, yard, yard_ms, selected, check);
     t.add({"partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
-           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2),
+           check_cell(check.matches)});
 
-    ms = s.time_ms([&] { unstable_partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    out.fill_bytes(0xA5);
+    ms = s.time_ms([&] { returned = unstable_partition<std::uint32_t>(ctx, in, out, pred, &ws); });
+    check = check_output(out, want.unstable, n, returned, want.selected);
     yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
       y = x;
       std::partition(y.begin(), y.end(), below_pivot);
     });
-    add_row(s, "partition", "unstable", n, ms, bytes, yard, yard_ms, selected);
+    add_row(s, "partition", "unstable", n, ms, bytes, yard, yard_ms, selected, check);
     t.add({"unstable_partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
            fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0),
-           fmt(yard_ms, 4), fmt(yard_ms / ms, 2)});
+           fmt(yard_ms, 4), fmt(yard_ms / ms, 2), check_cell(check.matches)});
 
     // split into 256 buckets by the top key byte (no yardstick: the general F-bucket split).
+    out.fill_bytes(0xA5);
     ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, bucket_fn::key_bits(24, 8), {}, &ws); });
-    add_row(s, "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n));
+    check = check_output(out, want.buckets, n, 0, 0);
+    add_row(s, "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n), check);
     t.add({"split (256 buckets)", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
-           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), "", ""});
+           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), "", "",
+           check_cell(check.matches)});
   }
   t.print();
 }

@@ -5,10 +5,17 @@
 //     the copy bandwidth of the same run, and (on CUDA) CUB's ms beside ours.
 //  2. The ladder (--variants, and always at the largest size on CUDA): every variant with
 //     time, GB/s, speedup over the first variant and ratio against CUB, for u32 and f32.
+// Every row's output is checked against the sequential definition, copied back after the
+// timed calls and before the yardstick reuses the output buffer: u32 results (mod 2^32)
+// exactly, f32 sums and prefixes within sum_tolerance * sum|x| of the sums taken in double
+// (checks.hpp). Figure "matches_sequential" on both backends (check_figure in engine.hpp).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
@@ -88,8 +95,41 @@ double sequential_ms(session& s, kind k, const std::vector<T>& x, std::vector<T>
   });
 }
 
+// Our output (one element for reduce, n for a scan) against the sequential definition.
+template <class T>
+verdict check_output(const context& ctx, kind k, const std::vector<T>& x, const buffer<T>& out) {
+  const std::int64_t n = std::int64_t(x.size());
+  const std::int64_t count = k == kind::reduce ? 1 : n;
+  std::vector<T> ours(static_cast<std::size_t>(count));
+  if (count > 0) ctx.copy_to_host(ours.data(), out.data(), ours.size() * sizeof(T));
+  if constexpr (std::is_integral_v<T>) {
+    std::vector<T> want(ours.size());
+    if (k == kind::reduce) want[0] = reference::sequential_sum(x.data(), n);
+    else if (k == kind::exclusive_scan) reference::sequential_exclusive_sum(x.data(), want.data(), n);
+    else reference::sequential_inclusive_sum(x.data(), want.data(), n);
+    return exact(ours == want);
+  } else {
+    double sum = 0, magnitude = 0, max_rel_diff = 0;
+    bool ok = true;
+    auto compare = [&](T got) {
+      const double diff = std::fabs(double(got) - sum);
+      if (!(diff <= sum_tolerance * magnitude)) ok = false;  // NaN fails
+      if (magnitude > 0) max_rel_diff = std::max(max_rel_diff, diff / magnitude);
+    };
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (k == kind::exclusive_scan) compare(ours[std::size_t(i)]);
+      sum += double(x[std::size_t(i)]);
+      magnitude += std::fabs(double(x[std::size_t(i)]));
+      if (k == kind::inclusive_scan) compare(ours[std::size_t(i)]);
+    }
+    if (k == kind::reduce) compare(ours[0]);
+    return {ok ? 1.0 : 0.0, max_rel_diff};
+  }
+}
+
 void add_row(session& s, kind k, const std::string& variant, const char* type, std::int64_t n,
-             double ms, double bytes, const char* yard, double yard_ms, double seq_ms) {
+             double ms, double bytes, const char* yard, double yard_ms, double seq_ms,
+             const verdict& check) {
   row r;
   r.primitive = name_of(k);
   r.variant = variant;
@@ -104,6 +144,7 @@ void add_row(session& s, kind k, const std::string& variant, const char* type, s
   if (!std::isnan(seq_ms)) r.extra["seq_cpu_ms"] = seq_ms;
   r.extra["copy_gbps"] = s.copy_gbps();
   r.extra["pct_of_copy"] = 100.0 * r.gbps / s.copy_gbps();
+  record_check(r, "matches_sequential", check);
   s.add(std::move(r));
 }
 
@@ -114,20 +155,23 @@ void table2(session& s, kind k) {
   table t(std::string(name_of(k)) + " " + type_name<T>() + " on " + s.ctx().name() +
               " (Table 2 of the course; copy bandwidth " + fmt(s.copy_gbps(), 0) + " GB/s)",
           s.on_gpu() ? std::vector<std::string>{"n", "seq CPU ms", s.ctx().name() + " ms", "speedup",
-                                                "GB/s", "% of copy", "CUB ms", "vs CUB"}
+                                                "GB/s", "% of copy", "CUB ms", "vs CUB", "same as seq"}
                      : std::vector<std::string>{"n", "seq CPU ms", s.ctx().name() + " ms", "speedup",
-                                                "GB/s", "% of copy"});
+                                                "GB/s", "% of copy", "same as seq"});
   for (std::int64_t n : s.sizes_or(table2_sizes(), 2 * sizeof(T))) {
     auto x = random_data<T>(n, 7 + n);
     std::vector<T> y(static_cast<std::size_t>(n));
     double seq = sequential_ms(s, k, x, y);
     auto in = buffer<T>::from_host(s.ctx(), x);
     buffer<T> out(s.ctx(), n);
+    out.fill_bytes(0xA5);
     workspace ws(s.ctx());
     double ms = s.time_ms([&] { run_ours(s, k, production_variant(k), in, out, ws); });
+    const verdict check = check_output(s.ctx(), k, x, out);
     double yard_ms = s.on_gpu() ? yardstick_ms(s, k, in, out) : seq;
     double bytes = bytes_moved<T>(k, n);
-    add_row(s, k, variant_name(k, production_variant(k)), type_name<T>(), n, ms, bytes, yard, yard_ms, seq);
+    add_row(s, k, variant_name(k, production_variant(k)), type_name<T>(), n, ms, bytes, yard, yard_ms, seq,
+            check);
     std::vector<std::string> cells{fmt_int(n), fmt(seq, 4), fmt(ms, 4), fmt(seq / ms, 1),
                                    fmt(bytes / (ms * 1e6), 0),
                                    fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0)};
@@ -135,6 +179,7 @@ void table2(session& s, kind k) {
       cells.push_back(fmt(yard_ms, 4));
       cells.push_back(fmt(yard_ms / ms, 2));
     }
+    cells.push_back(check_cell(check.matches));
     t.add(std::move(cells));
   }
   t.print();
@@ -153,27 +198,30 @@ void ladder(session& s, kind k) {
   double yard = yardstick_ms(s, k, in, out);
   table t(std::string(name_of(k)) + " " + type_name<T>() + " n=" + fmt_int(n) + " on " +
               s.ctx().name() + ": the ladder of variants (copy " + fmt(s.copy_gbps(), 0) + " GB/s)",
-          {"variant", "ms", "GB/s", "% of copy", "speedup vs first", "vs CUB"});
+          {"variant", "ms", "GB/s", "% of copy", "speedup vs first", "vs CUB", "same as seq"});
   double first = nan;
   for (int v = 0; v < variant_count(k); ++v) {
+    out.fill_bytes(0xA5);
     double ms = s.time_ms([&] { run_ours(s, k, v, in, out, ws); });
+    const verdict check = check_output(s.ctx(), k, x, out);
     if (std::isnan(first)) first = ms;
-    add_row(s, k, variant_name(k, v), type_name<T>(), n, ms, bytes, std::isnan(yard) ? nullptr : "cub", yard, nan);
+    add_row(s, k, variant_name(k, v), type_name<T>(), n, ms, bytes, std::isnan(yard) ? nullptr : "cub", yard, nan,
+            check);
     t.add({variant_name(k, v), fmt(ms, 4), fmt(bytes / (ms * 1e6), 0),
            fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 1), fmt(first / ms, 2),
-           std::isnan(yard) ? "" : fmt(yard / ms, 3)});
+           std::isnan(yard) ? "" : fmt(yard / ms, 3), check_cell(check.matches)});
   }
   if (!std::isnan(yard)) {
-    add_row(s, k, "cub", type_name<T>(), n, yard, bytes, nullptr, nan, nan);
+    add_row(s, k, "cub", type_name<T>(), n, yard, bytes, nullptr, nan, nan, verdict{});
     t.add({"CUB", fmt(yard, 4), fmt(bytes / (yard * 1e6), 0),
-           fmt(100.0 * bytes / (yard * 1e6) / s.copy_gbps(), 1), fmt(first / yard, 2), "1.000"});
+           fmt(100.0 * bytes / (yard * 1e6) / s.copy_gbps(), 1), fmt(first / yard, 2), "1.000", "-"});
   }
 #if PARPRIM_HAVE_CUDA
   if (s.on_gpu() && k == kind::exclusive_scan) {
     double th = yardstick::thrust_exclusive_scan_ms<T>(s, in.data(), out.data(), n);
-    add_row(s, k, "thrust", type_name<T>(), n, th, bytes, "cub", yard, nan);
+    add_row(s, k, "thrust", type_name<T>(), n, th, bytes, "cub", yard, nan, verdict{});
     t.add({"Thrust", fmt(th, 4), fmt(bytes / (th * 1e6), 0),
-           fmt(100.0 * bytes / (th * 1e6) / s.copy_gbps(), 1), fmt(first / th, 2), fmt(yard / th, 3)});
+           fmt(100.0 * bytes / (th * 1e6) / s.copy_gbps(), 1), fmt(first / th, 2), fmt(yard / th, 3), "-"});
   }
 #endif
   t.print();

@@ -51,7 +51,7 @@ for r in rows:
         assert abs(r["vs_yardstick"] - r["yardstick_ms"] / r["ms"]) < 1e-9 * max(1, r["vs_yardstick"])
 assert {r["primitive"] for r in rows} >= {"reduce", "exclusive_scan", "inclusive_scan"}
 PY
-[ "$(head -1 "$tmp/b.csv")" = $'primitive,variant,type,n,ms,ms_min,ms_max,gbps,yardstick,yardstick_ms,vs_yardstick,copy_gbps,pct_of_copy,seq_cpu_ms\r' ] \
+[ "$(head -1 "$tmp/b.csv")" = $'primitive,variant,type,n,ms,ms_min,ms_max,gbps,yardstick,yardstick_ms,vs_yardstick,copy_gbps,matches_sequential,max_rel_diff,pct_of_copy,seq_cpu_ms\r' ] \
   || { echo "FAIL: csv header"; fail=1; }
 
 # The output checks: every row of the by-key, segmented and merge suites is compared with the
@@ -64,6 +64,20 @@ rows = json.load(open(sys.argv[1]))["results"]
 assert len(rows) == 2 * (21 + 12 + 4), len(rows)
 for r in rows:
     assert r["extra"].get("matches_sequential") == 1, r
+PY
+# The top_k and partition suites' rows (top_k against std::partial_sort, segmented_top_k
+# against segmented_sort, the partitions against their sequential definition), and the
+# reduce and scan rows of the quick bench above.
+ok "checked cpu bench (top_k, partition)" "$cli" bench top_k partition --backend cpu \
+  --sizes 1000,5000 --reps 1 --warmup 0 --json "$tmp/d.json"
+python3 - "$tmp/d.json" "$tmp/b.json" <<'PY' || fail=1
+import json, sys
+top_k, reduce_scan = (json.load(open(p))["results"] for p in sys.argv[1:])
+# top_k: k = 1, 32 (n = 1000) and 1, 32, 1024 (n = 5000); 3 segmented_top_k and 4 partition rows per n
+assert len(top_k) == 2 + 3 + 2 * (3 + 4), len(top_k)
+for r in top_k + reduce_scan:
+    checks = {k: v for k, v in r["extra"].items() if k.startswith("matches_")}
+    assert list(checks.values()) == [1], r
 PY
 
 rejects "unknown primitive" "unknown primitive 'sorting'" "$cli" bench sorting --backend cpu

@@ -28,10 +28,25 @@ void put_run(const runs_io<K, V>& io, V* out, std::int64_t run, const V& x) {
   if (out && run < io.capacity) out[run] = x;
 }
 
-// Folds (write false) or folds and writes (write true) elements [begin, end) into s.
+// Whether phase 3 folds each block from its own first element and combines the carry in at
+// each output (below) instead of folding on from the carry: for floating-point folds. A
+// running f32 total past 2^24 stops growing by elements under 1 (half its ulp), so one run of
+// 2^26 values in [0, 1) scanned on from the carry fell short by half its sum; folded within
+// the block, the running value stays the size of one block's sum. Integers (exact either way)
+// and the kinds that fold no values keep the cheaper loop.
+template <runs_kind Kind, class V>
+inline constexpr bool folds_within_block =
+    std::is_floating_point_v<V> && (Kind == runs_kind::scan || Kind == runs_kind::reduce);
+
+// Folds (write false) or folds and writes (write true) elements [begin, end) into s. Under
+// folds_within_block, s starts as the identity and carry is the state before the block: the
+// outputs of the run carried in combine carry in, and at the block's first head s becomes the
+// whole prefix's state, after which the loop is the plain one.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
-               run_state<V>& s, bool write) {
+               run_state<V>& s, bool write, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
+  const segmented_op<V, Op> combine{op};
+  bool continuing = folds_within_block<Kind, V> && write && carry.valid;
   for (std::int64_t i = begin; i < end; ++i) {
     const bool head = i == 0 || !eq(io.keys[i - 1], io.keys[i]);
     if constexpr (Kind == runs_kind::heads) {
@@ -51,15 +66,20 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
         fold_element(s, head, x, op);
         continue;
       }
+      if (continuing && head) {
+        s = combine(carry, s);
+        continuing = false;
+      }
       if (folds_per_run<Kind> && head && s.valid) put_run(io, io.values_out, s.heads - 1, s.value);
-      const V before = s.value;
+      const V before = !continuing ? s.value : s.valid ? op(carry.value, s.value) : carry.value;
       fold_element(s, head, x, op);
       if (folds_per_run<Kind> && head && io.keys_out && s.heads - 1 < io.capacity)
         io.keys_out[s.heads - 1] = io.keys[i];
       if (Kind == runs_kind::scan)
-        io.values_out[i] = io.inclusive ? s.value : (head ? io.init : before);
+        io.values_out[i] = io.inclusive ? (continuing ? op(carry.value, s.value) : s.value) : (head ? io.init : before);
     }
   }
+  if (continuing) s = combine(carry, s);
   if (folds_per_run<Kind> && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
 }
 
@@ -87,10 +107,17 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op) {
   for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b)
     prefix[b + 1] = combine(prefix[b], prefix[b + 1]);
   if (!writes) return prefix.back().heads;
-  // Phase 3: walk again from each block's prefix and write.
+  // Phase 3: walk again from each block's prefix and write (folds_within_block: from the block's
+  // first element, the prefix combined in at each output).
   blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    run_state<V> s = prefix[static_cast<std::size_t>(b)];
-    walk_runs<Kind>(io, eq, op, begin, end, s, true);
+    const run_state<V>& carry = prefix[static_cast<std::size_t>(b)];
+    if constexpr (folds_within_block<Kind, V>) {
+      run_state<V> s = sop::identity();
+      walk_runs<Kind>(io, eq, op, begin, end, s, true, carry);
+    } else {
+      run_state<V> s = carry;
+      walk_runs<Kind>(io, eq, op, begin, end, s, true);
+    }
   });
   return prefix.back().heads;
 }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "parprim/context.hpp"
@@ -144,16 +145,29 @@ std::int64_t run(const context& ctx, const segments_job<V>& job, Op op) {
   if (!writes) return runs;
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
     head_finder<V> heads(job, begin);
-    state<V> s = prefix[b];
+    // Floating-point values fold from the block's first element, and the outputs of the run
+    // carried in from earlier blocks combine the prefix in: the running value stays one
+    // block's sum (cpu/by_key.hpp's folds_within_block says why: one f32 segment of 2^26
+    // values in [0, 1) otherwise ends half its sum short). From the block's first head on, s
+    // is the whole prefix's state again and the loop is the plain one.
+    const state<V>& carry = prefix[b];
+    bool continuing = std::is_floating_point_v<V> && carry.valid;
+    state<V> s = continuing ? state<V>{} : carry;
     for (std::int64_t i = begin; i < end; ++i) {
       std::int64_t tag;
       const bool h = heads.head(i, tag, true);
+      if (continuing && h) {
+        s = combine(carry, s, op);
+        continuing = false;
+      }
       if (h && s.valid) close_run(job, s);
-      const V before = s.value;
+      const V before = !continuing ? s.value : s.valid ? op(carry.value, s.value) : carry.value;
       step(s, job, i, h, tag, op);
-      if (job.scan_out) job.scan_out[i] = job.inclusive ? s.value : (h ? job.init : before);
+      if (job.scan_out)
+        job.scan_out[i] = job.inclusive ? (continuing ? op(carry.value, s.value) : s.value) : (h ? job.init : before);
     }
     if (end == n) {
+      if (continuing) s = combine(carry, s, op);
       close_run(job, s);
       heads.finish(true);
     }
