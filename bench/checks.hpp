@@ -23,9 +23,9 @@ namespace parprim::bench {
 // 3.7e-5 sum|x| for one segment of 2^22 and 1.3e-4 for 2^25. Except the oracle's one loop: its
 // f32 total of values in [0, 1) stops growing at 2^24 (each term is under half an ulp), so for
 // one segment of 2^26 it is half the true sum. A sum therefore passes when it is within
-// sum_tolerance * sum|x| of the yardstick's, or of the sum taken in double. (Our CPU scan's
-// blocks accumulate in f32 one element after another too: one segment of 2^26 scanned on 2
-// threads differs from both by half the sum and is reported as a mismatch, rightly so.)
+// sum_tolerance * sum|x| of the yardstick's, or of the sum taken in double. (Our CPU scans
+// accumulated from the running total too, and failed this check for one segment of 2^26, until
+// they folded within each block: cpu/by_key.hpp's folds_within_block.)
 inline constexpr double sum_tolerance = 1e-3;
 
 // Each value's sum and sum|x|, taken in double.
