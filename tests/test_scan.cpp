@@ -131,6 +131,32 @@ TEST(ScanEdges, FloatResultsAreReproducible) {
   }
 }
 
+// Associative, non-commutative operators on floats over several full CPU blocks (whose
+// floats are scanned as parts side by side): keep-the-right and keep-the-left expose any
+// operand taken out of order, at the block and part boundaries included.
+TEST(ScanEdges, NonCommutativeFloatOperatorsKeepTheOrder) {
+  const context ctx = context::cpu(2);
+  const auto right = [](float, float b) { return b; };
+  const auto left = [](float a, float) { return a; };
+  for (std::int64_t n : {std::int64_t(65'536), std::int64_t(3 * 65'536 + 5)}) {
+    auto x = random_vector<float>(n, fresh_seed());
+    const float init = -1.5f;
+    std::vector<float> out(std::size_t(n), 0.0f), want(x);
+    inclusive_scan(ctx, span<const float>(x), span<float>(out), right);
+    EXPECT_TRUE(testing::same_bits(out, want)) << "inclusive, right, n=" << n;
+    want.assign(std::size_t(n), x[0]);
+    inclusive_scan(ctx, span<const float>(x), span<float>(out), left);
+    EXPECT_TRUE(testing::same_bits(out, want)) << "inclusive, left, n=" << n;
+    want.assign(1, init);
+    want.insert(want.end(), x.begin(), x.end() - 1);
+    exclusive_scan(ctx, span<const float>(x), span<float>(out), init, right);
+    EXPECT_TRUE(testing::same_bits(out, want)) << "exclusive, right, n=" << n;
+    want.assign(std::size_t(n), init);
+    exclusive_scan(ctx, span<const float>(x), span<float>(out), init, left);
+    EXPECT_TRUE(testing::same_bits(out, want)) << "exclusive, left, n=" << n;
+  }
+}
+
 // A large float scan on the GPU (about 2400 tiles of 8192 elements), aligned and one element
 // off a 16-byte boundary (guarded loads): the same bits on two runs, and the oracle's
 // prefixes. PARPRIM_TEST_MAX_N caps n.
