@@ -1,16 +1,16 @@
-// Output checks of the suites (by-key, segmented, merge and search, top-k): our output against the yardstick's (CUB or
-// Thrust on the GPU, the sequential oracle on the CPU), copied to the host outside every timed
-// region. Keys, counts, lengths and positions must be identical; f32 sums within a tolerance.
+// Output checks of the bench suites: our output against the yardstick's (CUB or Thrust on the
+// GPU, the sequential oracle on the CPU), copied to the host outside every timed region. Keys, counts, lengths and positions must be identical; f32 sums within a tolerance.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "engine.hpp"
+#include "parprim/parprim.hpp"
+#include "reference/same_bits.hpp"
 
 namespace parprim::bench {
 
@@ -64,10 +64,14 @@ inline void record_check(row& r, const char* figure, const verdict& v) {
 // The same under check_figure(): against CUB or Thrust on the GPU, the oracle on the CPU.
 inline void record_check(row& r, bool on_gpu, const verdict& v) { record_check(r, check_figure(on_gpu), v); }
 
-// Bitwise equality of two outputs (NaNs and signed zeros included).
+using reference::same_bits;
+
+// The first `count` elements of a buffer (all of it where count is larger), on the host.
 template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+std::vector<T> head(const context& ctx, const buffer<T>& b, std::int64_t count) {
+  std::vector<T> v(std::size_t(std::max<std::int64_t>(0, std::min(count, b.size()))));
+  if (!v.empty()) ctx.copy_to_host(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
 }
 
 // The sums in double of each segment [offsets[s], offsets[s+1]), or (prefixes) of each

@@ -83,14 +83,6 @@ void add_row(session& s, table& t, const row_args& a) {
          fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2), check_cell(a.check.matches)});
 }
 
-// The first `count` elements of a buffer (all of it where count is larger), on the host.
-template <class T>
-std::vector<T> head(const context& ctx, const buffer<T>& b, std::int64_t count) {
-  std::vector<T> v(std::size_t(std::max<std::int64_t>(0, std::min(count, b.size()))));
-  if (!v.empty()) ctx.copy_to_host(v.data(), b.data(), v.size() * sizeof(T));
-  return v;
-}
-
 // What the yardstick produced: the run keys, the f32 sums (per run, or per element for the
 // scan), the run lengths, and the run count.
 struct expected {

@@ -99,9 +99,7 @@ double sequential_ms(session& s, kind k, const std::vector<T>& x, std::vector<T>
 template <class T>
 verdict check_output(const context& ctx, kind k, const std::vector<T>& x, const buffer<T>& out) {
   const std::int64_t n = std::int64_t(x.size());
-  const std::int64_t count = k == kind::reduce ? 1 : n;
-  std::vector<T> ours(static_cast<std::size_t>(count));
-  if (count > 0) ctx.copy_to_host(ours.data(), out.data(), ours.size() * sizeof(T));
+  const std::vector<T> ours = head(ctx, out, k == kind::reduce ? 1 : n);
   if constexpr (std::is_integral_v<T>) {
     std::vector<T> want(ours.size());
     if (k == kind::reduce) want[0] = reference::sequential_sum(x.data(), n);

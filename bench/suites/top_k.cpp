@@ -6,8 +6,8 @@
 // yardstick's first k keys, of each segment for segmented_top_k ("matches_segmented_sort"):
 // check_figure in engine.hpp.
 #include <algorithm>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -51,8 +51,7 @@ void run_top_k(session& s) {
       double yard_ms = sort_ms;
       std::vector<float> y;  // the yardstick's k largest, in order
       if (s.on_gpu()) {
-        y.resize(std::size_t(k));
-        ctx.copy_to_host(y.data(), sorted.data(), std::size_t(k) * sizeof(float));
+        y = head(ctx, sorted, k);
       } else {
         yard_ms = s.time_host_ms([&] {
           y = x;

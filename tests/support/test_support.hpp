@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "parprim/parprim.hpp"
+#include "reference/same_bits.hpp"
 
 namespace parprim::testing {
 
@@ -144,9 +145,6 @@ void for_each_8_byte_type(F&& f) {
 }
 
 // Bitwise equality: NaNs and signed zeros must match too.
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
+using reference::same_bits;
 
 }  // namespace parprim::testing

@@ -111,13 +111,8 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op) {
   // first element, the prefix combined in at each output).
   blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
     const run_state<V>& carry = prefix[static_cast<std::size_t>(b)];
-    if constexpr (folds_within_block<Kind, V>) {
-      run_state<V> s = sop::identity();
-      walk_runs<Kind>(io, eq, op, begin, end, s, true, carry);
-    } else {
-      run_state<V> s = carry;
-      walk_runs<Kind>(io, eq, op, begin, end, s, true);
-    }
+    run_state<V> s = folds_within_block<Kind, V> ? sop::identity() : carry;
+    walk_runs<Kind>(io, eq, op, begin, end, s, true, carry);
   });
   return prefix.back().heads;
 }

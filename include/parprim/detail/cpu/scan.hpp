@@ -165,8 +165,10 @@ void scan(const context& ctx, span<const In> in, span<T> out, bool inclusive, T 
       // Every full block but an inclusive scan's first (which has no carry in).
       if (e - s == scan_block && (b > 0 || !inclusive)) {
         const auto parts = fold_parts<T>(x, s, map, op);
+        T total = parts[0];
+        for (int k = 1; k < scan_parts; ++k) total = op(total, parts[k]);
         const T carry = b == 0 ? init : chain.wait(b);
-        chain.publish(b, op(carry, op(op(op(parts[0], parts[1]), parts[2]), parts[3])));
+        chain.publish(b, op(carry, total));
         scan_by_parts(x, y, s, carry, parts, inclusive, map, op);
         return;
       }
