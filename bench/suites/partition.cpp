@@ -21,6 +21,7 @@
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
+#include "reference/partition_ref.hpp"
 #if PARPRIM_HAVE_CUDA
 #include "yardsticks/cub_select.hpp"
 #endif
@@ -31,33 +32,8 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint32_t pivot = 1u << 31;
 
-// The outputs each primitive must write for x: the selected elements in order, then the
-// rejected ones in order (partition) or reversed (unstable_partition); split's buckets of the
-// top key byte, each in input order.
-struct oracle {
-  std::vector<std::uint32_t> stable, unstable, buckets;
-  std::int64_t selected = 0;
-};
-
-oracle oracle_of(const std::vector<std::uint32_t>& x) {
-  oracle o;
-  o.stable.reserve(x.size());
-  for (auto v : x)
-    if (v < pivot) o.stable.push_back(v);
-  o.selected = std::int64_t(o.stable.size());
-  for (auto v : x)
-    if (!(v < pivot)) o.stable.push_back(v);
-  o.unstable = o.stable;
-  std::reverse(o.unstable.begin() + o.selected, o.unstable.end());
-  std::vector<std::int64_t> start(257, 0);
-  for (auto v : x) ++start[(v >> 24) + 1];
-  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-  o.buckets.resize(x.size());
-  for (auto v : x) o.buckets[std::size_t(start[v >> 24]++)] = v;
-  return o;
-}
-
-// out's first `compared` elements (and the count, where one is returned) against the oracle's.
+// out's first `compared` elements (and the count, where one is returned) against the
+// sequential oracle's (reference/partition_ref.hpp).
 verdict check_output(const buffer<std::uint32_t>& out, const std::vector<std::uint32_t>& want,
                      std::int64_t compared, std::int64_t count, std::int64_t want_count) {
   return exact(count == want_count && same_prefix(out.to_host(), want, compared));
@@ -95,18 +71,19 @@ void run_partition(session& s) {
   const char* yard = s.on_gpu() ? "cub" : "sequential";
   for (std::int64_t n : s.sizes_or(defaults, 4 * 4)) {
     auto x = random_data<std::uint32_t>(n, 5 + n);
-    const oracle want = oracle_of(x);
-    const double selected = double(want.selected);
+    const predicate<std::uint32_t> pred{compare::less, pivot};
+    const std::vector<std::uint32_t> want_selected = reference::copy_if(x, pred);
+    const std::int64_t n_selected = std::int64_t(want_selected.size());
+    const double selected = double(n_selected);
     auto in = buffer<std::uint32_t>::from_host(ctx, x);
     buffer<std::uint32_t> out(ctx, n);
     out.fill_bytes(0xA5);  // and before every row below: an unwritten output cannot pass
     buffer<std::int64_t> count(ctx, 1);
     workspace ws(ctx);
-    const predicate<std::uint32_t> pred{compare::less, pivot};
 
     // copy_if (count left on the device: no host round trip inside the timing).
     double ms = s.time_ms([&] { copy_if_into<std::uint32_t>(ctx, in, out, count, pred, &ws); });
-    verdict check = check_output(out, want.stable, want.selected, count.to_host()[0], want.selected);
+    verdict check = check_output(out, want_selected, n_selected, count.to_host()[0], n_selected);
     double yard_ms = nan;
     std::vector<std::uint32_t> host_out;
     if (s.on_gpu()) {
@@ -142,7 +119,7 @@ void run_partition(session& s) {
     std::int64_t returned = -1;
     out.fill_bytes(0xA5);
     ms = s.time_ms([&] { returned = partition<std::uint32_t>(ctx, in, out, pred, &ws); });
-    check = check_output(out, want.stable, n, returned, want.selected);
+    check = check_output(out, reference::partition(x, pred), n, returned, n_selected);
     yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
       y = x;
       std::stable_partition(y.begin(), y.end(), below_pivot);
@@ -154,7 +131,7 @@ void run_partition(session& s) {
 
     out.fill_bytes(0xA5);
     ms = s.time_ms([&] { returned = unstable_partition<std::uint32_t>(ctx, in, out, pred, &ws); });
-    check = check_output(out, want.unstable, n, returned, want.selected);
+    check = check_output(out, reference::unstable_partition(x, pred), n, returned, n_selected);
     yard_ms = s.on_gpu() ? cub_partition_ms : s.time_host_ms([&] {
       y = x;
       std::partition(y.begin(), y.end(), below_pivot);
@@ -165,9 +142,10 @@ void run_partition(session& s) {
            fmt(yard_ms, 4), fmt(yard_ms / ms, 2), check_cell(check.matches)});
 
     // split into 256 buckets by the top key byte (no yardstick: the general F-bucket split).
+    const bucket_fn top_byte = bucket_fn::key_bits(24, 8);
     out.fill_bytes(0xA5);
-    ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, bucket_fn::key_bits(24, 8), {}, &ws); });
-    check = check_output(out, want.buckets, n, 0, 0);
+    ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, top_byte, {}, &ws); });
+    check = check_output(out, reference::split(x, top_byte, nullptr), n, 0, 0);
     add_row(s, "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n), check);
     t.add({"split (256 buckets)", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
            fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), "", "",
