@@ -23,7 +23,6 @@
 #include <type_traits>
 
 #include "core/sort_keys.hpp"
-#include "parprim/cuda/detail/launch.cuh"
 #include "cuda/tuning/sort_tuning.hpp"
 
 namespace parprim::cuda_kernels::onesweep {

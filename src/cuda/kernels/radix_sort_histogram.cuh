@@ -56,15 +56,13 @@ __device__ __forceinline__ void count_digits(unsigned* bins, U key, key_params k
   }
 }
 
-// Keys 16-byte aligned: each thread loads `items` keys per round as 16-byte vectors, and full
-// rounds (all but the grid's last) skip the bounds checks. With
-// tuning::histogram_rounds_in_flight = 2 a round's loads are issued before the previous
-// round's keys are counted, so a warp's loads stay in flight through its 64 shared atomics.
-// The keys past the last whole vector (fewer than 16 / sizeof(U)) go to block 0. On the H100
-// the scalar loop with a check per key took 273 us at 2^27 u32 keys, CUB's histogram 234 us
-// (ncu --clock-control none, 2026-11-23); with vectors and two copies of the bins the u32 sort
-// went from 2.7428 to 2.7173 / 2.7154 ms at 2^27 (1.02x -> 1.03x CUB). 8-byte keys keep the
-// scalar loop: vectors made their sort 1% slower (8.3696 -> 8.4451 ms).
+// Keys 16-byte aligned: each thread loads `items` keys as 16-byte vectors, all loads of a
+// round in flight before the first count, and full rounds (all but the grid's last) skip the
+// bounds checks. The keys past the last whole vector (fewer than 16 / sizeof(U)) go to block
+// 0. On the H100 the scalar loop with a check per key took 273 us at 2^27 u32 keys, CUB's
+// histogram 234 us (ncu --clock-control none, 2026-11-23); with vectors and two copies of the
+// bins the u32 sort went from 2.7428 to 2.7173 / 2.7154 ms at 2^27 (1.02x -> 1.03x CUB).
+// 8-byte keys keep the scalar loop: vectors made their sort 1% slower (8.3696 -> 8.4451 ms).
 template <class L, class U>
 __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std::int64_t count,
                                               key_params kp, int begin_bit, int end_bit,
@@ -73,22 +71,18 @@ __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std
   constexpr int per_vector = 16 / int(sizeof(U));
   constexpr int vectors = tuning::histogram_items / per_vector;  // per thread per round
   static_assert(tuning::histogram_items % per_vector == 0, "whole vectors per thread");
-  static_assert(tuning::histogram_rounds_in_flight == 1 || tuning::histogram_rounds_in_flight == 2,
-                "one or two rounds in flight");
   const uint4* v = reinterpret_cast<const uint4*>(keys);
   const std::int64_t whole = count / per_vector;
   const std::int64_t round = std::int64_t(threads) * vectors;
-  const std::int64_t stride = std::int64_t(gridDim.x) * round;
-  auto load = [&](uint4(&r)[vectors], std::int64_t base) {
+  for (std::int64_t base = std::int64_t(blockIdx.x) * round; base < whole;
+       base += std::int64_t(gridDim.x) * round) {
     const bool full = base + round <= whole;
+    uint4 r[vectors];
 #pragma unroll
     for (int j = 0; j < vectors; ++j) {
       const std::int64_t i = base + j * threads + threadIdx.x;
       if (full || i < whole) r[j] = __ldg(v + i);
     }
-  };
-  auto count_round = [&](const uint4(&r)[vectors], std::int64_t base) {
-    const bool full = base + round <= whole;
 #pragma unroll
     for (int j = 0; j < vectors; ++j) {
       if (!full && base + j * threads + threadIdx.x >= whole) break;
@@ -96,23 +90,6 @@ __device__ __forceinline__ void count_vectors(unsigned* bins, const U* keys, std
       memcpy(k, &r[j], sizeof(r[j]));
 #pragma unroll
       for (int e = 0; e < per_vector; ++e) count_digits<L>(bins, k[e], kp, begin_bit, end_bit, passes);
-    }
-  };
-  std::int64_t base = std::int64_t(blockIdx.x) * round;
-  if constexpr (tuning::histogram_rounds_in_flight == 2) {
-    uint4 current[vectors] = {}, next[vectors] = {};
-    if (base < whole) load(current, base);
-    for (; base < whole; base += stride) {
-      if (base + stride < whole) load(next, base + stride);
-      count_round(current, base);
-#pragma unroll
-      for (int j = 0; j < vectors; ++j) current[j] = next[j];
-    }
-  } else {
-    for (; base < whole; base += stride) {
-      uint4 r[vectors];
-      load(r, base);
-      count_round(r, base);
     }
   }
   if (blockIdx.x == 0)
@@ -126,7 +103,6 @@ __global__ void __launch_bounds__(L::threads, 1)
     onesweep_histogram(const U* keys, std::int64_t count, key_params kp, int begin_bit,
                        int end_bit, int passes, unsigned long long* hist /* [max_passes][radix] */) {
   constexpr int threads = L::threads, items = tuning::histogram_items;
-  allow_chained_launch();  // the scan kernel's one block may take its place and wait
   extern __shared__ unsigned s_hist[];  // [L::copies * L::bins], placed by L::slot
   for (int i = threadIdx.x; i < L::copies * L::bins; i += threads) s_hist[i] = 0;
   __syncthreads();
@@ -169,8 +145,6 @@ __global__ void __launch_bounds__(radix)
                   long long* segment_base /* [segments][max_passes][radix] */,
                   onesweep_control* control, int passes, std::int64_t n) {
   __shared__ long long warp_totals[radix / 32];
-  wait_for_previous_kernel();
-  allow_chained_launch();
   const int d = threadIdx.x;
   int source = 0;
   for (int p = 0; p < passes; ++p) {

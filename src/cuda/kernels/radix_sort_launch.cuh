@@ -119,10 +119,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
       a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // 2. Digit starts, skips, parity.
-  constexpr bool chained = tuning::programmatic_launch;
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     launch_chained(chained, onesweep_scan, 1, radix, 0, stream, hist,
-                                    a.segment_base, a.control, passes, n));
+  onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   if constexpr (sizeof(U) == 1 && !HasValues) {
     if (r.begin_bit == 0 && r.end_bit == 8) {  // the counts alone give the sorted keys
@@ -148,17 +145,13 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
     a.width = std::min(tuning::radix_bits, r.end_bit - a.shift);
     for (std::int64_t s = 0; s < segments; ++s) {
       const unsigned grid = unsigned(std::min(segment_tiles, tiles - s * segment_tiles));
-      PARPRIM_CUDA_CHECK(ctx.name(), who,
-                         launch_chained(chained, pass_kernel, grid, shape::threads, pass_bytes,
-                                        stream, a, pass));
+      pass_kernel<<<grid, shape::threads, pass_bytes, stream>>>(a, pass);
       PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     }
   }
   // 4. Copy back when the result is in the temporary buffer.
   const int grid = int(std::min<std::int64_t>(ceil_div(n, 256), std::int64_t(sms) * 8));
-  PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     launch_chained(chained, onesweep_copy_back<U, W, HasValues>, unsigned(grid),
-                                    256, 0, stream, a.control, passes, a));
+  onesweep_copy_back<U, W, HasValues><<<grid, 256, 0, stream>>>(a.control, passes, a);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 

@@ -115,10 +115,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
                     227 * 1024,
                 "shared memory per block: fewer keys per thread");
 
-  // Chained behind the previous kernel (tuning::programmatic_launch): nothing it wrote is read
-  // before the wait, and the next pass may be scheduled as soon as every tile has started.
-  wait_for_previous_kernel();
-  allow_chained_launch();
   if (a.control->skip[pass]) return;
   const int source = a.control->source[pass];
   const U* in_keys = source ? a.keys[1] : a.keys[0];
@@ -262,7 +258,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
 // ---- 4. Copy back -----------------------------------------------------------------------------
 template <class U, class W, bool HasValues>
 __global__ void onesweep_copy_back(const onesweep_control* control, int passes, pass_args<U, W> a) {
-  wait_for_previous_kernel();
   if (control->source[passes] == 0) return;  // the result is already in the caller's arrays
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.n; i += stride) {

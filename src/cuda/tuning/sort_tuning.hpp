@@ -56,13 +56,6 @@ struct onesweep_tuning {
   // Measurements in radix_sort_histogram.cuh.
   static constexpr int histogram_threads = 1024;
   static constexpr int histogram_items = 16;
-  // Rounds of histogram_items keys whose loads a thread has in flight: 2 issues the next
-  // round's loads before counting the current round's keys (radix_sort_histogram.cuh).
-  static constexpr int histogram_rounds_in_flight = 2;
-  // Kernels after the upfront histogram start by programmatic dependent launch
-  // (parprim/cuda/detail/launch.cuh): the scan, every pass and the copy back are scheduled
-  // while the kernel before them finishes, and wait for it before reading anything.
-  static constexpr bool programmatic_launch = true;
 };
 // Look-back words hold a 30-bit count, so the tiles are cut into segments of fewer than 2^30
 // keys whose look-back chains are independent; see radix_sort_common.cuh.
