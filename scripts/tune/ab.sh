@@ -9,7 +9,7 @@
 #        's/Bytes <= 4 ? 29 :/Bytes <= 4 ? 25 :/' items25 by_key --sizes 2^28 --reps 20
 # (an empty SED_EXPR times the build as it is).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ $# -ge 4 ] || { echo "usage: $0 HEADER SED_EXPR TAG BENCH_ARGS..." >&2; exit 2; }
 header=$1 expr=$2 tag=$3
 shift 3
