@@ -29,24 +29,53 @@ __device__ __forceinline__ void spin_pause(unsigned sleep_ns) {
   if (sleep_ns != 0) __nanosleep(sleep_ns);
 }
 
-// The exclusive prefix E_tile of tile > 0, computed by the 32 lanes of one warp; every lane
-// returns it. Spins until enough predecessors have published. `window` (32 * PerLane values
-// of shared memory, used only with FoldInShared) is free again when it returns.
-//
-// Why a wide window. The fold below makes each inclusive prefix depend on an earlier one, so
-// the front of published inclusive prefixes advances by at most one window per round trip to
-// L2. With a window of 32 tiles that front, not memory bandwidth, limited the scan (measured on
-// H100: ~22 ns per tile at 2^28). Each lane therefore polls PerLane tiles at once, a window
-// of 32 * PerLane tiles per round trip. The fold must then be cheap per tile: with one
-// shuffle per position (fold_in_shared off) windows of 128 and 256 measured slower than 32.
-template <class T, class Op, int PerLane, bool FoldInShared, class Status>
-__device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns, T* window) {
+namespace look_back_steps {
+
+// Fast path, the fold: P_j op A_(j+1) op ... op A_(tile-1), one value at a time in tile order,
+// where window position p holds the nearest inclusive prefix P_j and every later position its
+// aggregate. Lane p % 32's highest published k is p / 32 (no lane has a higher one), so taking
+// each lane's last published value avoids a run-time index (which would go to local memory).
+template <class T, class Op, int PerLane, bool FoldInShared>
+__device__ __forceinline__ T fold_window_from(int p, const T (&inclusive)[PerLane],
+                                              const bool (&has_inclusive)[PerLane],
+                                              const T (&aggregate)[PerLane], Op op, T* window) {
   constexpr int W = warp_size * PerLane;
   const int lane = lane_id();
+  T mine = T{};
+#pragma unroll
+  for (int k = 0; k < PerLane; ++k)
+    if (has_inclusive[k]) mine = inclusive[k];
+  T acc = shfl_idx(mine, p % warp_size);
+  if constexpr (FoldInShared) {
+    // Every lane folds the same values in the same order (broadcast reads, no conflicts),
+    // so all lanes end with the result and no shuffle chain is needed.
+#pragma unroll
+    for (int k = 0; k < PerLane; ++k) window[k * warp_size + lane] = aggregate[k];
+    __syncwarp();
+#pragma unroll 8
+    for (int q = p + 1; q < W; ++q) acc = op(acc, window[q]);
+    __syncwarp();  // all lanes done reading before the buffer is written again
+  } else {
+#pragma unroll
+    for (int k = 0; k < PerLane; ++k)
+#pragma unroll
+      for (int l = 0; l < warp_size; ++l) {
+        const T a = shfl_idx(aggregate[k], l);
+        if (k * warp_size + l > p) acc = op(acc, a);
+      }
+  }
+  return acc;
+}
 
-  // ---- Fast path: the W tiles just before this one, both slots read at once. Lane l holds
-  // tiles first + k * 32 + l, k < PerLane: window position q = k * 32 + l, so each poll
-  // instruction of the warp reads 32 consecutive status words.
+// Fast path: the W tiles just before this one, both slots read at once. Lane l holds tiles
+// first + k * 32 + l, k < PerLane: window position q = k * 32 + l, so each poll instruction of
+// the warp reads 32 consecutive status words. Returns false, with `result` untouched, when no
+// tile of the window has its inclusive prefix out yet.
+template <class T, class Op, int PerLane, bool FoldInShared, class Status>
+__device__ __forceinline__ bool in_window(const Status& status, int tile, Op op, unsigned sleep_ns,
+                                          T* window, T& result) {
+  constexpr int W = warp_size * PerLane;
+  const int lane = lane_id();
   const int first = tile - W;
   T inclusive[PerLane], aggregate[PerLane];
   bool has_inclusive[PerLane], has_aggregate[PerLane];
@@ -67,55 +96,34 @@ __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns,
     const unsigned lanes_with = __ballot_sync(full_warp, has_inclusive[k]);
     if (lanes_with != 0) p = k * warp_size + warp_size - 1 - __clz(lanes_with);
   }
-  if (p >= 0) {
-    // Wait until every tile after it has its aggregate out.
-    auto have_needed = [&] {
-      bool ok = true;
-#pragma unroll
-      for (int k = 0; k < PerLane; ++k)
-        if (k * warp_size + lane > p && !has_aggregate[k]) ok = false;
-      return ok;
-    };
-    while (!__all_sync(full_warp, have_needed())) {
-      spin_pause(sleep_ns);
-#pragma unroll
-      for (int k = 0; k < PerLane; ++k)
-        if (k * warp_size + lane > p && !has_aggregate[k])
-          has_aggregate[k] = status.poll_aggregate(first + k * warp_size + lane, aggregate[k]);
-    }
-    // Left fold P_j op A_(j+1) op ... op A_(tile-1), one value at a time, in tile order.
-    // Lane p % 32's highest published k is p / 32 (no lane has a higher one), so taking each
-    // lane's last published value avoids a run-time index (which would go to local memory).
-    T mine = T{};
+  if (p < 0) return false;
+  // Wait until every tile after it has its aggregate out.
+  auto have_needed = [&] {
+    bool ok = true;
 #pragma unroll
     for (int k = 0; k < PerLane; ++k)
-      if (has_inclusive[k]) mine = inclusive[k];
-    T acc = shfl_idx(mine, p % warp_size);
-    if constexpr (FoldInShared) {
-      // Every lane folds the same values in the same order (broadcast reads, no conflicts),
-      // so all lanes end with the result and no shuffle chain is needed.
+      if (k * warp_size + lane > p && !has_aggregate[k]) ok = false;
+    return ok;
+  };
+  while (!__all_sync(full_warp, have_needed())) {
+    spin_pause(sleep_ns);
 #pragma unroll
-      for (int k = 0; k < PerLane; ++k) window[k * warp_size + lane] = aggregate[k];
-      __syncwarp();
-#pragma unroll 8
-      for (int q = p + 1; q < W; ++q) acc = op(acc, window[q]);
-      __syncwarp();  // all lanes done reading before the buffer is written again
-    } else {
-#pragma unroll
-      for (int k = 0; k < PerLane; ++k)
-#pragma unroll
-        for (int l = 0; l < warp_size; ++l) {
-          const T a = shfl_idx(aggregate[k], l);
-          if (k * warp_size + l > p) acc = op(acc, a);
-        }
-    }
-    return acc;
+    for (int k = 0; k < PerLane; ++k)
+      if (k * warp_size + lane > p && !has_aggregate[k])
+        has_aggregate[k] = status.poll_aggregate(first + k * warp_size + lane, aggregate[k]);
   }
+  result = fold_window_from<T, Op, PerLane, FoldInShared>(p, inclusive, has_inclusive, aggregate,
+                                                          op, window);
+  return true;
+}
 
-  // ---- Slow path: walk back 32 tiles at a time to the nearest inclusive prefix (starting
-  // over from the top if none is out yet: tile 0 always publishes one without waiting) ...
-  int base = 0;
-  T acc = T{};
+// Slow path, first half: walk back 32 tiles at a time from below the window to the nearest
+// inclusive prefix (starting over from the top if none is out yet: tile 0 always publishes
+// one without waiting). Sets `base` to its tile and returns it.
+template <class T, int W, class Status>
+__device__ __forceinline__ T nearest_inclusive(const Status& status, int tile, unsigned sleep_ns,
+                                               int& base) {
+  const int lane = lane_id();
   for (int hi = tile - W;; hi -= warp_size) {
     if (hi <= 0) {
       hi = tile;
@@ -128,11 +136,17 @@ __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns,
     if (found != 0) {
       const int j = warp_size - 1 - __clz(found);
       base = hi - warp_size + j;
-      acc = shfl_idx(inc, j);
-      break;
+      return shfl_idx(inc, j);
     }
   }
-  // ... then fold the aggregates after it, 32 per round, in tile order.
+}
+
+// Slow path, second half: fold the aggregates of tiles base + 1 .. tile - 1 into acc, 32 per
+// round, in tile order.
+template <class T, class Op, bool FoldInShared, class Status>
+__device__ __forceinline__ T fold_aggregates_after(const Status& status, int base, int tile, T acc,
+                                                   Op op, unsigned sleep_ns, T* window) {
+  const int lane = lane_id();
   for (int from = base + 1; from < tile; from += warp_size) {
     const int t = from + lane;
     T agg = T{};
@@ -153,6 +167,30 @@ __device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns,
     }
   }
   return acc;
+}
+
+}  // namespace look_back_steps
+
+// The exclusive prefix E_tile of tile > 0, computed by the 32 lanes of one warp; every lane
+// returns it. Spins until enough predecessors have published. `window` (32 * PerLane values
+// of shared memory, used only with FoldInShared) is free again when it returns.
+//
+// Why a wide window. The fold makes each inclusive prefix depend on an earlier one, so the
+// front of published inclusive prefixes advances by at most one window per round trip to L2.
+// With a window of 32 tiles that front, not memory bandwidth, limited the scan (measured on
+// H100: ~22 ns per tile at 2^28). Each lane therefore polls PerLane tiles at once, a window
+// of 32 * PerLane tiles per round trip. The fold must then be cheap per tile: with one
+// shuffle per position (fold_in_shared off) windows of 128 and 256 measured slower than 32.
+template <class T, class Op, int PerLane, bool FoldInShared, class Status>
+__device__ T look_back(const Status& status, int tile, Op op, unsigned sleep_ns, T* window) {
+  namespace steps = look_back_steps;
+  T result;
+  if (steps::in_window<T, Op, PerLane, FoldInShared>(status, tile, op, sleep_ns, window, result))
+    return result;
+  int base = 0;
+  const T acc = steps::nearest_inclusive<T, warp_size * PerLane>(status, tile, sleep_ns, base);
+  return steps::fold_aggregates_after<T, Op, FoldInShared>(status, base, tile, acc, op, sleep_ns,
+                                                          window);
 }
 
 // The exclusive prefix of tile > 0 over tile_count_status (element counts, +), computed by
