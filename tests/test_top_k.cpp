@@ -127,6 +127,44 @@ TEST_P(TopK, FewCandidatesKeepInputOrderAndTies) {
   }
 }
 
+// Inputs that mislead a threshold taken from a sample of the keys (the CPU's first way,
+// src/cpu/top_k.cpp): the largest keys exactly where a strided sample looks, so fewer than k
+// reach its threshold; every key equal, so all n do; and sorted runs both ways. Each must
+// still match the oracle (on the CPU through the radix-select fallback).
+TEST_P(TopK, InputsThatMisleadASample) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 g(seed);
+  const std::int64_t n = std::min<std::int64_t>(70'001, testing::max_test_size());
+  std::vector<std::pair<std::string, std::vector<std::uint32_t>>> inputs;
+  for (std::int64_t stride : {1, 2, 8, 64}) {  // large keys on every stride-th position
+    std::vector<std::uint32_t> x(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) x[i] = std::uint32_t(i % stride == 0 ? 1'000'000 + g() % 1000 : g() % 1000);
+    inputs.push_back({"large every " + std::to_string(stride), x});
+  }
+  inputs.push_back({"all equal", std::vector<std::uint32_t>(static_cast<std::size_t>(n), 7u)});
+  std::vector<std::uint32_t> ascending(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ascending[i] = std::uint32_t(i / 3);  // ties in runs of 3
+  inputs.push_back({"ascending", ascending});
+  inputs.push_back({"descending", std::vector<std::uint32_t>(ascending.rbegin(), ascending.rend())});
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  for (const auto& [name, x] : inputs) {
+    auto in = buffer<std::uint32_t>::from_host(ctx, x);
+    for (bool largest : {true, false}) {
+      const auto ranked = reference::ranked_positions(x, largest);
+      const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+      for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(1000), n / 20}) {
+        const std::string where = name + " k=" + std::to_string(k) + (largest ? " largest" : " smallest");
+        expect_top_k(ctx, x, in, vin, reference::top_k_positions(ranked, k, false), order, false, where);
+      }
+    }
+  }
+}
+
 TEST_P(TopK, BadKThrowsAndWritesNothing) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
   context ctx = testing::make_context(GetParam());

@@ -25,7 +25,13 @@
 // positions), then a gather: the cost of a segmented sort, plus a copy of the covered keys
 // and positions (4-byte keys there need offsets[S] <= 2^32).
 //
-// Algorithm: radix select. Histograms of digits of the order-preserving key image, most
+// Algorithm on the CPU: first a threshold from a fixed sample of 8192 keys, set so that at
+// least k and few keys reach it (the sampled k-th key plus four standard deviations); one
+// pass copies the keys that reach it with their positions, and the k-th smallest of those
+// decides. When fewer than k keys reach the threshold, or more than max(k, n/16) do (many
+// equal keys, a sample that misjudged the input, or k above about n/16): radix select, as on
+// CUDA.
+// Algorithm on CUDA: radix select. Histograms of digits of the order-preserving key image, most
 // significant first (12 bits, then 8), narrow down the k-th key one digit per pass; one more
 // pass counts and places the chosen elements (a stable compaction); then, for sorted output,
 // a radix sort of the k chosen elements only. On CUDA, when the elements at or below the
