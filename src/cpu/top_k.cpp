@@ -9,7 +9,7 @@
 //     most significant first) find the k-th smallest selection image t; then a blocked stable
 //     compaction takes every element below t and the first `remaining` equal to it.
 // Either way ties at the k-th key go to the earliest elements, and blocks depend on n only.
-// Segmented top-k: one partial sort per segment.
+// Segmented top-k: one partial selection per segment (a heap, or nth_element for large k).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -215,7 +215,13 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   });
 }
 
-// Each segment on its own: a partial sort of (image, position) pairs, whose order breaks ties
+// A segment's m chosen pairs come from a partial sort (a heap of m) when m is at most
+// length / this, else from nth_element and a sort of the m. 2^24 f32 in segments of 4096 on
+// 2 threads, partial sort against nth_element + sort: k = 1 12.6 vs 57.5 ms, k = 32 26.7 vs
+// 59.6 ms, k = 1024 329.6 vs 139.5 ms.
+constexpr std::int64_t partial_sort_ratio = 16;
+
+// Each segment on its own: a partial selection of (image, position) pairs, whose order breaks ties
 // by position as the contract asks; then, for input order, the chosen pairs by position.
 template <class U, class W>
 void segmented_top_k(const context& ctx, const U* in, const W* values,
@@ -232,7 +238,12 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
     std::vector<std::pair<U, std::int64_t>> v(static_cast<std::size_t>(length));
     for (std::int64_t i = 0; i < length; ++i)
       v[i] = {detail::ordered_bits(in[begin + i], kind, largest), begin + i};
-    std::partial_sort(v.begin(), v.begin() + m, v.end());
+    if (m * partial_sort_ratio <= length) {
+      std::partial_sort(v.begin(), v.begin() + m, v.end());
+    } else {
+      std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
+      if (sorted) std::sort(v.begin(), v.begin() + m);
+    }
     if (!sorted)
       std::sort(v.begin(), v.begin() + m, [](const auto& a, const auto& b) { return a.second < b.second; });
     for (std::int64_t j = 0; j < m; ++j) {
