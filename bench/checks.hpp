@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
+#include "reference/reduce_scan_ref.hpp"
 #include "reference/same_bits.hpp"
 
 namespace parprim::bench {
@@ -42,12 +44,14 @@ struct verdict {
 
 inline verdict exact(bool same) { return {same ? 1.0 : 0.0, std::numeric_limits<double>::quiet_NaN()}; }
 
-// ours[i] against theirs[i] (and d.exact[i]) for i < count.
+// ours[i] against theirs[i] (and d.exact[i]) for i < count; theirs null: against d.exact[i]
+// alone, where there is no yardstick's output (e.g. on the CPU, where the oracle is the sum in
+// double itself).
 inline verdict compare_sums(const float* ours, const float* theirs, const double_sums& d, std::int64_t count) {
   bool ok = true;
   double max_rel_diff = 0;
   for (std::int64_t i = 0; i < count; ++i) {
-    const double diff = std::fabs(double(ours[i]) - double(theirs[i]));
+    const double diff = std::fabs(double(ours[i]) - (theirs ? double(theirs[i]) : d.exact[i]));
     const double bound = sum_tolerance * d.magnitude[i];
     // NaN fails both.
     if (!(diff <= bound) && !(std::fabs(double(ours[i]) - d.exact[i]) <= bound)) ok = false;
@@ -108,6 +112,41 @@ std::vector<std::int64_t> run_offsets(const std::vector<K>& keys) {
     if (!(keys[i - 1] == keys[i])) o.push_back(std::int64_t(i));
   if (!keys.empty()) o.push_back(std::int64_t(keys.size()));
   return o;
+}
+
+// Which sums of x a check compares: the total, or every exclusive or inclusive prefix.
+enum class sums_of { total, exclusive_prefixes, inclusive_prefixes };
+
+// ours (one element for the total, x.size() for prefixes) against the sequential definition:
+// integers exactly (wrapping, as the library's contract), f32 within sum_tolerance * sum|x| of
+// the sums taken in double, accumulated as it goes (no vector of n doubles).
+template <class T>
+verdict check_sums(const std::vector<T>& x, const std::vector<T>& ours, sums_of k) {
+  const std::int64_t n = std::int64_t(x.size());
+  if (ours.size() != (k == sums_of::total ? std::size_t(1) : x.size())) return exact(false);
+  if constexpr (std::is_integral_v<T>) {
+    std::vector<T> want(ours.size());
+    if (k == sums_of::total) want[0] = reference::sequential_sum(x.data(), n);
+    else if (k == sums_of::exclusive_prefixes) reference::sequential_exclusive_sum(x.data(), want.data(), n);
+    else reference::sequential_inclusive_sum(x.data(), want.data(), n);
+    return exact(ours == want);
+  } else {
+    double sum = 0, magnitude = 0, max_rel_diff = 0;
+    bool ok = true;
+    auto compare = [&](T got) {
+      const double diff = std::fabs(double(got) - sum);
+      if (!(diff <= sum_tolerance * magnitude)) ok = false;  // NaN fails
+      if (magnitude > 0) max_rel_diff = std::max(max_rel_diff, diff / magnitude);
+    };
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (k == sums_of::exclusive_prefixes) compare(ours[std::size_t(i)]);
+      sum += double(x[std::size_t(i)]);
+      magnitude += std::fabs(double(x[std::size_t(i)]));
+      if (k == sums_of::inclusive_prefixes) compare(ours[std::size_t(i)]);
+    }
+    if (k == sums_of::total) compare(ours[0]);
+    return {ok ? 1.0 : 0.0, max_rel_diff};
+  }
 }
 
 // The first count elements of a and b are equal (and both hold that many).

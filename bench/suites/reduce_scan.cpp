@@ -9,10 +9,8 @@
 // timed calls and before the yardstick reuses the output buffer: u32 results (mod 2^32)
 // exactly, f32 sums and prefixes within sum_tolerance * sum|x| of the sums taken in double
 // (checks.hpp). Figure "matches_sequential" on both backends (check_figure in engine.hpp).
-#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 #include <vector>
 
 #include "checks.hpp"
@@ -99,30 +97,10 @@ double sequential_ms(session& s, kind k, const std::vector<T>& x, std::vector<T>
 template <class T>
 verdict check_output(const context& ctx, kind k, const std::vector<T>& x, const buffer<T>& out) {
   const std::int64_t n = std::int64_t(x.size());
-  const std::vector<T> ours = head(ctx, out, k == kind::reduce ? 1 : n);
-  if constexpr (std::is_integral_v<T>) {
-    std::vector<T> want(ours.size());
-    if (k == kind::reduce) want[0] = reference::sequential_sum(x.data(), n);
-    else if (k == kind::exclusive_scan) reference::sequential_exclusive_sum(x.data(), want.data(), n);
-    else reference::sequential_inclusive_sum(x.data(), want.data(), n);
-    return exact(ours == want);
-  } else {
-    double sum = 0, magnitude = 0, max_rel_diff = 0;
-    bool ok = true;
-    auto compare = [&](T got) {
-      const double diff = std::fabs(double(got) - sum);
-      if (!(diff <= sum_tolerance * magnitude)) ok = false;  // NaN fails
-      if (magnitude > 0) max_rel_diff = std::max(max_rel_diff, diff / magnitude);
-    };
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (k == kind::exclusive_scan) compare(ours[std::size_t(i)]);
-      sum += double(x[std::size_t(i)]);
-      magnitude += std::fabs(double(x[std::size_t(i)]));
-      if (k == kind::inclusive_scan) compare(ours[std::size_t(i)]);
-    }
-    if (k == kind::reduce) compare(ours[0]);
-    return {ok ? 1.0 : 0.0, max_rel_diff};
-  }
+  const sums_of which = k == kind::reduce           ? sums_of::total
+                        : k == kind::exclusive_scan ? sums_of::exclusive_prefixes
+                                                    : sums_of::inclusive_prefixes;
+  return check_sums(x, head(ctx, out, k == kind::reduce ? 1 : n), which);
 }
 
 void add_row(session& s, kind k, const std::string& variant, const char* type, std::int64_t n,

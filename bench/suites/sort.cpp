@@ -10,7 +10,10 @@
 //
 // Our sorts are in place, so every timed run first restores the input with a device copy;
 // the copy is timed on its own and subtracted. CUB runs out of place (its input is never
-// modified). On the GPU every configuration is also checked bit for bit against CUB's output.
+// modified). Every configuration timed against a yardstick is also checked bit for bit, after
+// the timed calls: against CUB's output on the GPU ("matches_cub"), against std::stable_sort's
+// on the CPU ("matches_sequential"; our sorts are stable, so pairs and records must come out in
+// the same order too). The ladder's split_1bit row (GPU) is not checked.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/merge_sort.hpp"
@@ -78,17 +82,18 @@ struct measurement {
   double stable_ms = nan;  // CPU: std::stable_sort
   double gnu_ms = nan;     // CPU: __gnu_parallel::sort
   double tbb_ms = nan;     // CPU: tbb::parallel_sort
-  double matches = nan;    // GPU: 1 when our output equals CUB's bit for bit
+  double matches = nan;    // 1 when our output equals CUB's (GPU) or std::stable_sort's (CPU) bit for bit
 };
 
-// std::sort, std::stable_sort, the GNU parallel mode and TBB on fresh copies of `src`.
+// std::sort, std::stable_sort, the GNU parallel mode and TBB on fresh copies of `src`; returns
+// std::stable_sort's output, what our stable sorts must equal.
 template <class T, class Comp>
-void time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, measurement& m) {
-  std::vector<T> dst;
+std::vector<T> time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, measurement& m) {
+  std::vector<T> dst, stable;
   const int threads = s.ctx().threads();
   const double cp = s.time_host_ms([&] { dst = src; });
   m.yard_ms = s.time_host_ms([&] { dst = src; std::sort(dst.begin(), dst.end(), comp); }) - cp;
-  m.stable_ms = s.time_host_ms([&] { dst = src; std::stable_sort(dst.begin(), dst.end(), comp); }) - cp;
+  m.stable_ms = s.time_host_ms([&] { stable = src; std::stable_sort(stable.begin(), stable.end(), comp); }) - cp;
   m.gnu_ms = s.time_host_ms([&] {
     dst = src;
     yardstick::gnu_parallel_sort(dst.begin(), dst.end(), comp, threads);
@@ -98,6 +103,7 @@ void time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, measuremen
       dst = src;
       yardstick::tbb_parallel_sort(dst.begin(), dst.end(), comp, threads);
     }) - cp;
+  return stable;
 }
 
 // Our sort of a fresh copy of `keys` (and values = index), minus the copy; on the GPU CUB on
@@ -154,9 +160,16 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
   } else if (c.pairs) {
     std::vector<std::pair<K, std::uint32_t>> src(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
-    time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
+    const auto want = time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
+    const std::vector<K> ours = work.to_host();
+    const std::vector<std::uint32_t> ours_values = values.to_host();
+    bool same = true;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      same = same && ours[i] == want[i].first && ours_values[i] == want[i].second;
+    m.matches = same ? 1.0 : 0.0;
   } else {
-    time_cpu_sorts(s, keys, std::less<K>(), m);
+    const std::vector<K> want = time_cpu_sorts(s, keys, std::less<K>(), m);
+    m.matches = same_bits(work.to_host(), want) ? 1.0 : 0.0;
   }
   return m;
 }
@@ -180,7 +193,7 @@ void add_row(session& s, const config& c, sort_algorithm alg, const input_kind& 
   if (!std::isnan(m.stable_ms)) r.extra["std_stable_sort_ms"] = m.stable_ms;
   if (!std::isnan(m.gnu_ms)) r.extra["gnu_parallel_sort_ms"] = m.gnu_ms;
   if (!std::isnan(m.tbb_ms)) r.extra["tbb_parallel_sort_ms"] = m.tbb_ms;
-  if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
+  if (!std::isnan(m.matches)) r.extra[check_figure(s.on_gpu())] = m.matches;
   s.add(std::move(r));
 }
 
@@ -296,7 +309,8 @@ measurement measure_merge(session& s, std::int64_t n, Comp comp) {
     auto restore = [&] { ctx.copy(work.data(), input.data(), input.bytes()); };
     const double copy_ms = s.time_ms(restore);
     m.ms = std::max(s.time_ms([&] { restore(); merge_sort(ctx, span<T>(work.data(), n), comp, &ws); }) - copy_ms, 1e-6);
-    time_cpu_sorts(s, host, comp, m);
+    const std::vector<T> want = time_cpu_sorts(s, host, comp, m);
+    m.matches = same_bits(work.to_host(), want) ? 1.0 : 0.0;
   }
   return m;
 }
@@ -307,8 +321,8 @@ void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes) {
               std::string(gpu ? "CUB DeviceMergeSort" : "std::stable_sort, GNU parallel and TBB") +
               " on " + s.ctx().name(),
           gpu ? std::vector<std::string>{"type", "n", "ms", "Gkeys/s", "CUB ms", "vs CUB", "same as CUB"}
-              : std::vector<std::string>{"type", "n", "ms", "Gkeys/s", "std::stable_sort ms",
-                                         "GNU parallel ms", "TBB ms", "vs stable", "vs GNU", "vs TBB"});
+              : std::vector<std::string>{"type", "n", "ms", "Gkeys/s", "std::stable_sort ms", "GNU parallel ms",
+                                         "TBB ms", "vs stable", "vs GNU", "vs TBB", "same as stable_sort"});
   for (std::int64_t n : sizes) {
     if (n > (std::int64_t(1) << 26) || !s.fits(n, 16, 5)) continue;
     for (int type = 0; type < 2; ++type) {
@@ -325,7 +339,7 @@ void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes) {
       r.yardstick = gpu ? "cub_merge_sort" : "std::stable_sort";
       r.yardstick_ms = gpu ? m.yard_ms : m.stable_ms;
       r.extra["gkeys_per_s"] = double(n) / (m.ms * 1e6);
-      if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
+      if (!std::isnan(m.matches)) r.extra[check_figure(gpu)] = m.matches;
       if (!std::isnan(m.gnu_ms)) r.extra["gnu_parallel_sort_ms"] = m.gnu_ms;
       if (!std::isnan(m.tbb_ms)) r.extra["tbb_parallel_sort_ms"] = m.tbb_ms;
       s.add(std::move(r));
@@ -334,7 +348,8 @@ void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes) {
                fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
       else
         t.add({label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.stable_ms, 3), fmt(m.gnu_ms, 3),
-               fmt(m.tbb_ms, 3), fmt(m.stable_ms / m.ms, 2), fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2)});
+               fmt(m.tbb_ms, 3), fmt(m.stable_ms / m.ms, 2), fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2),
+               check_cell(m.matches)});
     }
   }
   t.print();
@@ -346,7 +361,7 @@ void run_cpu(session& s) {
   table t("radix sort vs std::sort, std::stable_sort, GNU parallel and TBB sorts, uniform keys, on " +
               s.ctx().name() + " (" + std::to_string(s.ctx().threads()) + " threads)",
           {"keys/values", "n", "ms", "Gkeys/s", "std::sort ms", "std::stable_sort ms",
-           "GNU parallel ms", "TBB ms", "vs std::sort", "vs GNU", "vs TBB"});
+           "GNU parallel ms", "TBB ms", "vs std::sort", "vs GNU", "vs TBB", "same as stable_sort"});
   for (const auto& c : configs)
     for (std::int64_t n : sizes) {
       if (!fits(s, c, n)) continue;
@@ -354,7 +369,7 @@ void run_cpu(session& s) {
       add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
       t.add({c.label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.yard_ms, 3),
              fmt(m.stable_ms, 3), fmt(m.gnu_ms, 3), fmt(m.tbb_ms, 3), fmt(m.yard_ms / m.ms, 2),
-             fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2)});
+             fmt(m.gnu_ms / m.ms, 2), fmt(m.tbb_ms / m.ms, 2), check_cell(m.matches)});
     }
   t.print();
   run_merge_sort(s, sizes);
