@@ -2,12 +2,13 @@
 //   - sampled threshold: the k smallest selection images of a fixed sample give a threshold t
 //     that at least k and few elements reach; one pass copies those candidates (image and
 //     position, in input order), and the k-th smallest (image, position) pair among them
-//     decides which are taken. One read of the input, where radix select reads it once per
-//     digit and twice more to place the chosen (six times for 4-byte keys).
+//     decides which are taken. One read of the input, where radix select reads it at least
+//     three times (a digit level, the copy of the elements left in play, the placing pass).
 //   - radix select (the fallback, when the sample misjudges the input: fewer than k or too
-//     many candidates, e.g. many equal keys): per-block digit histograms (8 bits per pass,
-//     most significant first) find the k-th smallest selection image t; then a blocked stable
-//     compaction takes every element below t and the first `remaining` equal to it.
+//     many candidates, e.g. many equal keys, or k above about n/16): per-block digit
+//     histograms (8 bits per pass, most significant first) narrow down the k-th smallest
+//     selection image until few elements are left in play, which are then copied out and
+//     decided among themselves; a last pass places every chosen element in input order.
 // Either way ties at the k-th key go to the earliest elements, and blocks depend on n only.
 // Segmented top-k: one partial selection per segment (a heap, or nth_element for large k).
 #include <algorithm>
@@ -27,37 +28,116 @@ namespace {
 
 constexpr std::int64_t block = 1 << 16;
 
+// Calls f(image) with the selection-image map of the keys as a callable whose kind and
+// direction are compile-time constants, so loops over it vectorize.
+template <class U, class F>
+void with_image_map(detail::key_kind kind, bool largest, F&& f) {
+  auto map = [&](auto kind_constant, auto largest_constant) {
+    using kind_c = decltype(kind_constant);
+    using largest_c = decltype(largest_constant);
+    f([](U raw) { return detail::ordered_bits(raw, kind_c::value, largest_c::value); });
+  };
+  auto by_kind = [&](auto largest_constant) {
+    using K = detail::key_kind;
+    switch (kind) {
+      case K::signed_int: return map(std::integral_constant<K, K::signed_int>{}, largest_constant);
+      case K::floating: return map(std::integral_constant<K, K::floating>{}, largest_constant);
+      default: return map(std::integral_constant<K, K::unsigned_int>{}, largest_constant);
+    }
+  };
+  if (largest) by_kind(std::true_type{});
+  else by_kind(std::false_type{});
+}
+
+// Elements sought by a pass are often rare (candidates, elements still in play), so each run
+// of `scan_chunk` elements is first counted with a loop the compiler vectorizes (no branch, no
+// store), and only a run with a hit is walked again, calling found(i, image) for each hit in
+// order. On 2 cores at 2^24 f32 the walk with a branch per element took about 8 ms.
+constexpr std::int64_t scan_chunk = 64;
+
+template <class U, class ImageOf, class Wanted, class Found>
+void for_each_wanted(const U* in, std::int64_t begin, std::int64_t end, ImageOf image_of,
+                     Wanted wanted, Found found) {
+  for (std::int64_t first = begin; first < end; first += scan_chunk) {
+    const std::int64_t last = std::min(end, first + scan_chunk);
+    unsigned hits = 0;
+    for (std::int64_t i = first; i < last; ++i) hits += wanted(image_of(in[i]));
+    if (hits == 0) continue;
+    for (std::int64_t i = first; i < last; ++i) {
+      const U image = image_of(in[i]);
+      if (wanted(image)) found(i, image);
+    }
+  }
+}
+
+// Where radix select stands after some digit levels: the chosen high bits (prefix, under
+// mask) and how many of the k are still to be taken among the elements whose masked image
+// equals prefix (the ones in play); per block, the elements below prefix (all taken) and in
+// play. Once mask covers the whole image, prefix is the k-th smallest image itself.
 template <class U>
 struct selection {
-  U threshold = 0;             // the k-th smallest image
-  std::int64_t remaining = 0;  // how many elements equal to it are taken
+  U prefix = 0, mask = 0;
+  std::int64_t remaining = 0;
+  std::vector<std::int64_t> below, in_play;  // per block
+  std::int64_t in_play_total = 0;
 };
+
+// The levels stop early once at most n / gather_fraction elements are in play: those are then
+// copied out and finished on their own (place_by_candidates), where each further level would
+// read all n again (uniform keys stop after the first level, floats of one sign within an
+// octave or two after the second). 2^24 keys on 2 threads, k = n/16 / n/2, against four
+// levels and two placing passes: u32 23.8 / 24.0 ms (was 24.4 / 56), f32 36 / 36 ms (was
+// 59 / 89).
+constexpr std::int64_t gather_fraction = 16;
 
 template <class U>
 selection<U> radix_select(const context& ctx, const U* in, std::int64_t n, std::int64_t k,
                           detail::key_kind kind, bool largest) {
   const std::int64_t blocks = block_count(n, block);
   std::vector<std::array<std::int64_t, 256>> hist(static_cast<std::size_t>(blocks));
-  U prefix = 0, mask = 0;
-  std::int64_t remaining = k;
+  selection<U> sel;
+  sel.remaining = k;
+  sel.below.assign(static_cast<std::size_t>(blocks), 0);
+  sel.in_play.assign(static_cast<std::size_t>(blocks), 0);
   for (int shift = int(sizeof(U)) * 8 - 8; shift >= 0; shift -= 8) {
-    blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-      auto& h = hist[b];
-      h.fill(0);
-      for (std::int64_t i = begin; i < end; ++i) {
-        const U s = detail::ordered_bits(in[i], kind, largest);
-        if ((s & mask) == prefix) ++h[(s >> shift) & 255];
-      }
+    const U mask = sel.mask, prefix = sel.prefix;
+    with_image_map<U>(kind, largest, [&](auto image_of) {
+      blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+        // Branch-free (every element adds 0 or 1: after the first level the elements still
+        // in play are a large, unpredictable share), into four copies of the counters,
+        // element i into copy i % 4 (when most keys share a digit, as floats of one octave
+        // share their top bytes, one copy makes each add wait for the one before).
+        std::array<std::array<std::int64_t, 256>, 4> copies{};
+        for (std::int64_t i = begin; i < end; ++i) {
+          const U s = image_of(in[i]);
+          copies[i & 3][(s >> shift) & 255] += (s & mask) == prefix;
+        }
+        auto& h = hist[b];
+        for (int d = 0; d < 256; ++d) h[d] = copies[0][d] + copies[1][d] + copies[2][d] + copies[3][d];
+      });
     });
     std::array<std::int64_t, 256> total{};
     for (const auto& h : hist)
       for (int d = 0; d < 256; ++d) total[d] += h[d];
     int d = 0;
-    while (total[d] < remaining) remaining -= total[d++];
-    prefix |= U(d) << shift;
-    mask |= U(255) << shift;
+    while (total[d] < sel.remaining) sel.remaining -= total[d++];
+    sel.prefix |= U(d) << shift;
+    sel.mask |= U(255) << shift;
+    sel.in_play_total = total[d];
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      for (int lower = 0; lower < d; ++lower) sel.below[b] += hist[b][lower];
+      sel.in_play[b] = hist[b][d];
+    }
+    if (sel.in_play_total * gather_fraction <= n) break;
   }
-  return {prefix, remaining};
+  return sel;
+}
+
+// Exclusive prefix sums of per-block counts, one more entry for the total.
+inline std::vector<std::int64_t> block_starts(const std::vector<std::int64_t>& counts) {
+  std::vector<std::int64_t> starts(counts.size() + 1, 0);
+  for (std::size_t b = 0; b < counts.size(); ++b) starts[b + 1] = starts[b] + counts[b];
+  return starts;
 }
 
 // ---- Sampled threshold ---------------------------------------------------------------------
@@ -81,46 +161,23 @@ struct candidate {
 // are at or below it but for a tail beyond 4 standard deviations. With mean mu = k s / n
 // sampled elements among the k smallest, the count at or below the j-th sampled image has
 // mean about j n / s and standard deviation about sqrt(j) n / s, so j = mu + 4 sqrt(mu) + 8
-// keeps the expected candidates near (k + 4 sqrt(k n / s) + 8 n / s). False when j > s.
+// keeps the expected candidates near (k + 4 sqrt(k n / s) + 8 n / s). False when that
+// expectation, j n / s, is already past the limit of n / candidate_fraction: then k is above
+// about n/20, and the copy would be thrown away after a whole pass (at 2^24 f32 on 2 threads,
+// k = n/2 took 184 ms that way, against 91 ms for radix select alone).
 template <class U>
 bool sampled_threshold(const U* in, std::int64_t n, std::int64_t k, detail::key_kind kind,
                        bool largest, U& threshold) {
   const std::int64_t s = std::min(n, sample_size), stride = n / s;
   const double mu = double(k) * double(s) / double(n);
   const auto j = std::int64_t(std::ceil(mu + 4 * std::sqrt(mu) + 8));
-  if (j > s) return false;
+  if (j * candidate_fraction > s) return false;  // more expected candidates than the limit
   std::vector<U> sample(static_cast<std::size_t>(s));
   for (std::int64_t i = 0; i < s; ++i) sample[i] = detail::ordered_bits(in[i * stride], kind, largest);
   std::nth_element(sample.begin(), sample.begin() + (j - 1), sample.end());
   threshold = sample[j - 1];
   return true;
 }
-
-// Calls f(image) with the selection-image map of the keys as a callable whose kind and
-// direction are compile-time constants, so loops over it vectorize.
-template <class U, class F>
-void with_image_map(detail::key_kind kind, bool largest, F&& f) {
-  auto map = [&](auto kind_constant, auto largest_constant) {
-    using kind_c = decltype(kind_constant);
-    using largest_c = decltype(largest_constant);
-    f([](U raw) { return detail::ordered_bits(raw, kind_c::value, largest_c::value); });
-  };
-  auto by_kind = [&](auto largest_constant) {
-    using K = detail::key_kind;
-    switch (kind) {
-      case K::signed_int: return map(std::integral_constant<K, K::signed_int>{}, largest_constant);
-      case K::floating: return map(std::integral_constant<K, K::floating>{}, largest_constant);
-      default: return map(std::integral_constant<K, K::unsigned_int>{}, largest_constant);
-    }
-  };
-  if (largest) by_kind(std::true_type{});
-  else by_kind(std::false_type{});
-}
-
-// Candidates are rare, so each run of `scan_chunk` elements is first counted with a loop the
-// compiler vectorizes (no branch, no store), and only a run with a hit is walked again to copy
-// its candidates. On 2 cores at 2^24 f32 the walk with a branch per element took about 8 ms.
-constexpr std::int64_t scan_chunk = 64;
 
 // Every element whose image is at or below the threshold, in input order; false (candidates
 // unspecified) when there are more than `limit`. Blocks past the limit stop early.
@@ -134,14 +191,9 @@ bool gather_candidates(const context& ctx, const U* in, std::int64_t n, detail::
     blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
       if (total.load(std::memory_order_relaxed) > limit) return;
       auto& mine = found[b];
-      for (std::int64_t first = begin; first < end; first += scan_chunk) {
-        const std::int64_t last = std::min(end, first + scan_chunk);
-        unsigned hits = 0;
-        for (std::int64_t i = first; i < last; ++i) hits += image_of(in[i]) <= threshold;
-        if (hits == 0) continue;
-        for (std::int64_t i = first; i < last; ++i)
-          if (image_of(in[i]) <= threshold) mine.push_back({image_of(in[i]), i});
-      }
+      for_each_wanted(
+          in, begin, end, image_of, [&](U image) { return image <= threshold; },
+          [&](std::int64_t i, U image) { mine.push_back({image, i}); });
       total.fetch_add(std::int64_t(mine.size()), std::memory_order_relaxed);
     });
   });
@@ -159,7 +211,7 @@ bool top_k_sampled(const context& ctx, const U* in, const W* values, std::int64_
   U threshold;
   if (!sampled_threshold(in, n, k, kind, largest, threshold)) return false;
   std::vector<candidate<U>> candidates;
-  const std::int64_t limit = std::max(k, n / candidate_fraction);
+  const std::int64_t limit = n / candidate_fraction;
   if (!gather_candidates(ctx, in, n, kind, largest, threshold, limit, candidates)) return false;
   if (std::int64_t(candidates.size()) < k) return false;
   // (image, position) pairs are distinct, so exactly k of them are at or below the k-th.
@@ -178,41 +230,86 @@ bool top_k_sampled(const context& ctx, const U* in, const W* values, std::int64_
 
 }  // namespace
 
+// The whole image chosen (sel.mask covers it): every element below the k-th image, and the
+// first sel.remaining equal to it, in input order.
+template <class U, class W>
+void place_by_threshold(const context& ctx, const U* in, const W* values, std::int64_t n,
+                        const selection<U>& sel, U* out, W* out_values, detail::key_kind kind,
+                        bool largest) {
+  const std::vector<std::int64_t> less = block_starts(sel.below), equal = block_starts(sel.in_play);
+  const std::int64_t r = sel.remaining;
+  const U threshold = sel.prefix;  // locals: stores to out may alias U members of sel
+  with_image_map<U>(kind, largest, [&](auto image_of) {
+    blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      std::int64_t l = less[b], e = equal[b];
+      const std::int64_t region_end = less[b + 1] + std::min(equal[b + 1], r);
+      // Branch-free (see place_by_candidates): the next output slot is l + min(e, r), written
+      // whatever the element; a slot is final once a taken element advances past it.
+      for (std::int64_t i = begin; i < end && l + std::min(e, r) < region_end; ++i) {
+        const U s = image_of(in[i]);
+        const std::int64_t at = l + std::min(e, r);
+        out[at] = in[i];
+        if (out_values) out_values[at] = values[i];
+        l += s < threshold;
+        e += s == threshold;
+      }
+    });
+  });
+}
+
+// Few elements in play: copy them out with their positions (in input order), take the
+// sel.remaining smallest (image, position) pairs among them, then place every element below
+// the prefix and every chosen one, in input order.
+template <class U, class W>
+void place_by_candidates(const context& ctx, const U* in, const W* values, std::int64_t n,
+                         const selection<U>& sel, U* out, W* out_values, detail::key_kind kind,
+                         bool largest) {
+  const std::vector<std::int64_t> play_starts = block_starts(sel.in_play);
+  std::vector<candidate<U>> candidates(static_cast<std::size_t>(sel.in_play_total));
+  const U mask = sel.mask, prefix = sel.prefix;  // locals: stores may alias U members of sel
+  with_image_map<U>(kind, largest, [&](auto image_of) {
+    blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      std::int64_t at = play_starts[b];
+      if (at == play_starts[b + 1]) return;
+      for_each_wanted(
+          in, begin, end, image_of, [&](U image) { return (image & mask) == prefix; },
+          [&](std::int64_t i, U image) { candidates[at++] = {image, i}; });
+    });
+  });
+  // radix_select leaves 1 <= sel.remaining <= sel.in_play_total.
+  std::vector<candidate<U>> order(candidates);
+  std::nth_element(order.begin(), order.begin() + (sel.remaining - 1), order.end());
+  const candidate<U> kth = order[sel.remaining - 1];
+  std::vector<std::int64_t> taken(sel.below);  // per block, below plus chosen candidates
+  for (const auto& c : candidates)
+    if (!(kth < c)) ++taken[c.position / block];
+  // Branch-free: about half the elements are taken when k is near n/2, in no predictable
+  // pattern, and a branch per element cost more than the histogram passes saved (2^24 u32,
+  // k = n/2, 2 threads: 62 ms with the branch, against 56 ms for full radix select). Each
+  // element is written to the block's next output slot, which only a taken element advances
+  // past; the loop stops at the block's last slot, so no write leaves the block's region.
+  const std::vector<std::int64_t> starts = block_starts(taken);
+  with_image_map<U>(kind, largest, [&](auto image_of) {
+    blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      std::int64_t at = starts[b];
+      for (std::int64_t i = begin; i < end && at < starts[b + 1]; ++i) {
+        const U s = image_of(in[i]);
+        const U high = s & mask;
+        out[at] = in[i];
+        if (out_values) out_values[at] = values[i];
+        at += (high < prefix) | ((high == prefix) & !(kth < candidate<U>{s, i}));
+      }
+    });
+  });
+}
+
 template <class U, class W>
 void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
            U* out, W* out_values, detail::key_kind kind, bool largest) {
   if (top_k_sampled(ctx, in, values, n, k, out, out_values, kind, largest)) return;
   const selection<U> sel = radix_select(ctx, in, n, k, kind, largest);
-  const std::int64_t blocks = block_count(n, block);
-  std::vector<std::int64_t> less(static_cast<std::size_t>(blocks) + 1), equal(less.size());
-  blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    std::int64_t l = 0, e = 0;
-    for (std::int64_t i = begin; i < end; ++i) {
-      const U s = detail::ordered_bits(in[i], kind, largest);
-      l += s < sel.threshold;
-      e += s == sel.threshold;
-    }
-    less[b + 1] = l;
-    equal[b + 1] = e;
-  });
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    less[b + 1] += less[b];
-    equal[b + 1] += equal[b];
-  }
-  blocked_for(ctx, n, block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    std::int64_t l = less[b], e = equal[b];
-    for (std::int64_t i = begin; i < end; ++i) {
-      const U s = detail::ordered_bits(in[i], kind, largest);
-      std::int64_t pos = -1;
-      if (s < sel.threshold) pos = l++ + std::min(e, sel.remaining);
-      else if (s == sel.threshold && e < sel.remaining) pos = l + e++;
-      else if (s == sel.threshold) ++e;
-      if (pos >= 0) {
-        out[pos] = in[i];
-        if (out_values) out_values[pos] = values[i];
-      }
-    }
-  });
+  if (sel.mask == U(~U(0))) place_by_threshold(ctx, in, values, n, sel, out, out_values, kind, largest);
+  else place_by_candidates(ctx, in, values, n, sel, out, out_values, kind, largest);
 }
 
 // A segment's m chosen pairs come from a partial sort (a heap of m) when m is at most
