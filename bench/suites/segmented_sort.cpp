@@ -3,8 +3,14 @@
 // the rest in segments of 1-64) and one segment holding everything; vs CUB
 // DeviceSegmentedSort::StableSortKeys/Pairs on the GPU and std::stable_sort per segment on the
 // CPU. Our sort is in place, so every timed run first restores the input with a device copy;
-// the copy is timed on its own and subtracted. On the GPU the outputs are compared with CUB's
-// bit for bit ("matches_cub" in the row's extra figures).
+// the copy is timed on its own and subtracted.
+//
+// Every row's output, as the last timed run left it, is copied to the host after the timed
+// calls and compared bit for bit (keys, and for pairs the values, which carry each key's input
+// position, so stability is checked too): on the GPU with CUB's output ("matches_cub"), on the
+// CPU with the sequential yardstick's, std::stable_sort of every segment ("matches_sequential").
+// There is no output to poison first: each timed run overwrites the buffer with the unsorted
+// input before our sort, so a sort that writes nothing leaves random keys unsorted and fails.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "checks.hpp"
 #include "data.hpp"
 #include "engine.hpp"
 #include "parprim/parprim.hpp"
@@ -40,7 +47,8 @@ shape make_shape(std::int64_t n, std::int64_t length, std::uint64_t seed) {
   return sh;
 }
 
-// std::stable_sort of every segment of a copy of the keys (and positions): the CPU yardstick.
+// std::stable_sort of every segment of a copy of the keys (and positions): the CPU yardstick,
+// whose output is also the CPU rows' oracle.
 void sequential_segmented_sort(std::vector<std::pair<std::uint32_t, std::uint32_t>>& kv,
                                const std::vector<std::int64_t>& offsets) {
   auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
@@ -51,7 +59,7 @@ void sequential_segmented_sort(std::vector<std::pair<std::uint32_t, std::uint32_
 struct measured {
   double ms = 0;
   double yard_ms = nan;
-  double matches = nan;
+  verdict check;
 };
 
 measured measure(session& s, const std::vector<std::uint32_t>& keys, const shape& sh, bool pairs) {
@@ -76,6 +84,8 @@ measured measure(session& s, const std::vector<std::uint32_t>& keys, const shape
   measured m;
   const double copy_ms = s.time_ms(restore);
   m.ms = std::max(s.time_ms([&] { restore(); sort(); }) - copy_ms, 1e-6);
+  // What the last timed run left (ours_values empty for keys alone).
+  const std::vector<std::uint32_t> ours = work.to_host(), ours_values = values.to_host();
   if (s.on_gpu()) {
 #if PARPRIM_HAVE_CUDA
     buffer<std::uint32_t> out(ctx, n), values_out(ctx, pairs ? n : 0);
@@ -84,17 +94,17 @@ measured measure(session& s, const std::vector<std::uint32_t>& keys, const shape
                                                          values_out.data(), n, off.data(), segments);
     else
       m.yard_ms = yardstick::cub_segmented_sort_keys_ms(s, input.data(), out.data(), n, off.data(), segments);
-    restore();
-    sort();
-    bool same = work.to_host() == out.to_host();
-    if (pairs) same = same && values.to_host() == values_out.to_host();
-    m.matches = same ? 1.0 : 0.0;
+    m.check = exact(same_bits(ours, out.to_host()) && same_bits(ours_values, values_out.to_host()));
 #endif
   } else {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> src(keys.size()), dst;
     for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], positions[i]};
     const double cp = s.time_host_ms([&] { dst = src; }, 3);
     m.yard_ms = std::max(s.time_host_ms([&] { dst = src; sequential_segmented_sort(dst, sh.offsets); }, 3) - cp, 1e-6);
+    bool same = ours.size() == dst.size();
+    for (std::size_t i = 0; same && i < dst.size(); ++i)
+      same = ours[i] == dst[i].first && (!pairs || ours_values[i] == dst[i].second);
+    m.check = exact(same);
   }
   return m;
 }
@@ -105,7 +115,7 @@ void run_segmented_sort(session& s) {
   if (!s.on_gpu()) defaults = {std::int64_t(1) << 22};
   table t("segmented_sort, u32 keys (pairs: u32 values), ascending, on " + ctx.name(),
           {"primitive", "segments", "n", "ms", "GB/s", s.on_gpu() ? "CUB ms" : "sequential ms", "vs yardstick",
-           "same as CUB"});
+           s.on_gpu() ? "same as CUB" : "same as sequential"});
   // input, work, CUB's output; keys and values; plus offsets (at most one per key).
   for (std::int64_t n : s.sizes_or(defaults, 3 * 8 + 8)) {
     const auto keys = random_data<std::uint32_t>(n, 21 + n);
@@ -125,12 +135,12 @@ void run_segmented_sort(session& s) {
           r.yardstick = s.on_gpu() ? "cub" : "sequential";
           r.yardstick_ms = m.yard_ms;
         }
-        if (!std::isnan(m.matches)) r.extra["matches_cub"] = m.matches;
+        record_check(r, s.on_gpu(), m.check);
         r.extra["segments"] = double(sh.offsets.size() - 1);
         r.extra["copy_gbps"] = s.copy_gbps();
         s.add(r);
         t.add({r.primitive, sh.name, fmt_int(n), fmt(m.ms, 4), fmt(r.gbps, 0), fmt(m.yard_ms, 4),
-               fmt(m.yard_ms / m.ms, 2), check_cell(m.matches)});
+               fmt(m.yard_ms / m.ms, 2), check_cell(m.check.matches)});
       }
     }
   }

@@ -10,10 +10,11 @@
 //
 // Our sorts are in place, so every timed run first restores the input with a device copy;
 // the copy is timed on its own and subtracted. CUB runs out of place (its input is never
-// modified). Every configuration timed against a yardstick is also checked bit for bit, after
-// the timed calls: against CUB's output on the GPU ("matches_cub"), against std::stable_sort's
-// on the CPU ("matches_sequential"; our sorts are stable, so pairs and records must come out in
-// the same order too). The ladder's split_1bit row (GPU) is not checked.
+// modified). Every row's output, as the last timed run left it, is checked bit for bit after
+// the timed calls: against CUB's output on the GPU ("matches_cub"; the ladder's split_1bit row
+// against CUB's sorted keys kept from the ladder's onesweep run), against std::stable_sort's on
+// the CPU ("matches_sequential"; our sorts are stable, so pairs and records must come out in the
+// same order too).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -106,11 +107,13 @@ std::vector<T> time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, 
   return stable;
 }
 
-// Our sort of a fresh copy of `keys` (and values = index), minus the copy; on the GPU CUB on
-// the same input, and a bit-for-bit comparison of the outputs.
+// Our sort of a fresh copy of `keys` (and values = index), minus the copy; its output compared
+// bit for bit with `want` where given (keys alone; no yardstick timed), else with the output of
+// the yardstick timed here on the same input: CUB (its sorted keys moved to *cub_keys where
+// asked) or std::stable_sort.
 template <class K>
 measurement measure(session& s, const config& c, const std::vector<K>& keys, sort_algorithm alg,
-                    bool yardstick) {
+                    const std::vector<K>* want = nullptr, std::vector<K>* cub_keys = nullptr) {
   const context& ctx = s.ctx();
   const std::int64_t n = std::int64_t(keys.size());
   measurement m;
@@ -136,7 +139,11 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
   };
   const double copy_ms = s.time_ms(restore);
   m.ms = std::max(s.time_ms([&] { restore(); sort(); }) - copy_ms, 1e-6);
-  if (!yardstick) return m;
+  const std::vector<K> ours = work.to_host();  // as the last timed run left it
+  if (want) {
+    m.matches = same_bits(ours, *want) ? 1.0 : 0.0;
+    return m;
+  }
 
   if (s.on_gpu()) {
 #if PARPRIM_HAVE_CUDA
@@ -151,25 +158,22 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
     } else {
       m.yard_ms = yardstick::cub_sort_keys_ms<K>(s, input.data(), out.data(), n);
     }
-    restore();
-    sort();
-    bool same = work.to_host() == out.to_host();
-    if (c.pairs) same = same && values.to_host() == values_out.to_host();
-    m.matches = same ? 1.0 : 0.0;
+    std::vector<K> theirs = out.to_host();
+    m.matches = same_bits(ours, theirs) && same_bits(values.to_host(), values_out.to_host()) ? 1.0 : 0.0;
+    if (cub_keys) *cub_keys = std::move(theirs);
 #endif
   } else if (c.pairs) {
     std::vector<std::pair<K, std::uint32_t>> src(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
-    const auto want = time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
-    const std::vector<K> ours = work.to_host();
+    const auto stable = time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
     const std::vector<std::uint32_t> ours_values = values.to_host();
     bool same = true;
-    for (std::size_t i = 0; i < want.size(); ++i)
-      same = same && ours[i] == want[i].first && ours_values[i] == want[i].second;
+    for (std::size_t i = 0; i < stable.size(); ++i)
+      same = same && ours[i] == stable[i].first && ours_values[i] == stable[i].second;
     m.matches = same ? 1.0 : 0.0;
   } else {
-    const std::vector<K> want = time_cpu_sorts(s, keys, std::less<K>(), m);
-    m.matches = same_bits(work.to_host(), want) ? 1.0 : 0.0;
+    const std::vector<K> stable = time_cpu_sorts(s, keys, std::less<K>(), m);
+    m.matches = same_bits(ours, stable) ? 1.0 : 0.0;
   }
   return m;
 }
@@ -200,19 +204,16 @@ void add_row(session& s, const config& c, sort_algorithm alg, const input_kind& 
 std::string gkeys(std::int64_t n, double ms) { return std::isnan(ms) ? "-" : fmt(double(n) / (ms * 1e6), 2); }
 
 template <class K>
-measurement run_one(session& s, const config& c, const input_kind& in, std::int64_t n,
-                    sort_algorithm alg, bool yardstick) {
-  auto keys = make_keys<K>(n, in, 42 + std::uint64_t(n));
-  return measure<K>(s, c, keys, alg, yardstick);
+std::vector<K> input_keys(std::int64_t n, const input_kind& in) {
+  return make_keys<K>(n, in, 42 + std::uint64_t(n));
 }
 
-measurement run_config(session& s, const config& c, const input_kind& in, std::int64_t n,
-                       sort_algorithm alg, bool yardstick) {
+measurement run_config(session& s, const config& c, const input_kind& in, std::int64_t n, sort_algorithm alg) {
   switch (c.key_bytes) {
-    case 1: return run_one<std::uint8_t>(s, c, in, n, alg, yardstick);
-    case 2: return run_one<std::uint16_t>(s, c, in, n, alg, yardstick);
-    case 4: return run_one<std::uint32_t>(s, c, in, n, alg, yardstick);
-    default: return run_one<std::uint64_t>(s, c, in, n, alg, yardstick);
+    case 1: return measure(s, c, input_keys<std::uint8_t>(n, in), alg);
+    case 2: return measure(s, c, input_keys<std::uint16_t>(n, in), alg);
+    case 4: return measure(s, c, input_keys<std::uint32_t>(n, in), alg);
+    default: return measure(s, c, input_keys<std::uint64_t>(n, in), alg);
   }
 }
 
@@ -232,7 +233,7 @@ void run_gpu(session& s) {
   for (const auto& c : configs)
     for (std::int64_t n : sizes) {
       if (!fits(s, c, n)) continue;
-      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep, true);
+      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep);
       add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
       t1.add({c.label, fmt_int(n), fmt(m.ms, 4), gkeys(n, m.ms), fmt(m.yard_ms, 4),
               gkeys(n, m.yard_ms), fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
@@ -248,7 +249,7 @@ void run_gpu(session& s) {
     if (big == 0 || !fits(s, c, big) || (quick && (c.pairs || c.key_bytes != 4))) continue;
     for (const auto& in : all_inputs) {
       if (in.and_words == 1) continue;  // uniform: table 1
-      auto m = run_config(s, c, in, big, sort_algorithm::onesweep, true);
+      auto m = run_config(s, c, in, big, sort_algorithm::onesweep);
       add_row(s, c, sort_algorithm::onesweep, in, big, m);
       t2.add({c.label, in.name, fmt(m.ms, 4), gkeys(big, m.ms), fmt(m.yard_ms, 4),
               gkeys(big, m.yard_ms), fmt(m.yard_ms / m.ms, 2), m.matches == 1.0 ? "yes" : "NO"});
@@ -258,18 +259,23 @@ void run_gpu(session& s) {
   run_merge_sort(s, sizes);
   if (quick) return;
 
-  // 3. The ladder: the course's 1-bit split sort against Onesweep and CUB.
+  // 3. The ladder: the course's 1-bit split sort against Onesweep and CUB, on one input;
+  // split_1bit's output is compared with CUB's sorted keys from the onesweep run.
   table t3("radix sort ladder, u32 keys, n=" + fmt_int(big),
-           {"variant", "ms", "Gkeys/s", "speedup vs split_1bit", "vs CUB"});
+           {"variant", "ms", "Gkeys/s", "speedup vs split_1bit", "vs CUB", "same as CUB"});
   if (big > 0) {
     const config& c = configs[0];
-    auto split = run_config(s, c, uniform_input, big, sort_algorithm::split_1bit, false);
-    auto one = run_config(s, c, uniform_input, big, sort_algorithm::onesweep, true);
-    add_row(s, c, sort_algorithm::split_1bit, uniform_input, big,
-            measurement{split.ms, one.yard_ms, nan, nan});
-    t3.add({"split_1bit", fmt(split.ms, 3), gkeys(big, split.ms), "1.00", fmt(one.yard_ms / split.ms, 3)});
-    t3.add({"onesweep", fmt(one.ms, 3), gkeys(big, one.ms), fmt(split.ms / one.ms, 2), fmt(one.yard_ms / one.ms, 3)});
-    t3.add({"CUB", fmt(one.yard_ms, 3), gkeys(big, one.yard_ms), fmt(split.ms / one.yard_ms, 2), "1.000"});
+    const auto keys = input_keys<std::uint32_t>(big, uniform_input);
+    std::vector<std::uint32_t> cub_keys;
+    const measurement one = measure<std::uint32_t>(s, c, keys, sort_algorithm::onesweep, nullptr, &cub_keys);
+    measurement split = measure(s, c, keys, sort_algorithm::split_1bit, &cub_keys);
+    split.yard_ms = one.yard_ms;
+    add_row(s, c, sort_algorithm::split_1bit, uniform_input, big, split);
+    t3.add({"split_1bit", fmt(split.ms, 3), gkeys(big, split.ms), "1.00", fmt(one.yard_ms / split.ms, 3),
+            check_cell(split.matches)});
+    t3.add({"onesweep", fmt(one.ms, 3), gkeys(big, one.ms), fmt(split.ms / one.ms, 2), fmt(one.yard_ms / one.ms, 3),
+            check_cell(one.matches)});
+    t3.add({"CUB", fmt(one.yard_ms, 3), gkeys(big, one.yard_ms), fmt(split.ms / one.yard_ms, 2), "1.000", "-"});
   }
   t3.print();
 }
@@ -365,7 +371,7 @@ void run_cpu(session& s) {
   for (const auto& c : configs)
     for (std::int64_t n : sizes) {
       if (!fits(s, c, n)) continue;
-      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep, true);
+      auto m = run_config(s, c, uniform_input, n, sort_algorithm::onesweep);
       add_row(s, c, sort_algorithm::onesweep, uniform_input, n, m);
       t.add({c.label, fmt_int(n), fmt(m.ms, 3), gkeys(n, m.ms), fmt(m.yard_ms, 3),
              fmt(m.stable_ms, 3), fmt(m.gnu_ms, 3), fmt(m.tbb_ms, 3), fmt(m.yard_ms / m.ms, 2),

@@ -79,19 +79,22 @@ for r in top_k + reduce_scan:
     checks = {k: v for k, v in r["extra"].items() if k.startswith("matches_")}
     assert list(checks.values()) == [1], r
 PY
-# The dot, gather_scatter, gemm, sort and histogram suites' rows: dot against the sum in long
-# double, gemm against the product in double, gather/scatter against their definition, the
-# sorts against std::stable_sort (all "matches_sequential"), histogram against the sequential
-# loop ("mismatch_vs_yardstick" 0).
-ok "checked cpu bench (dot, gather_scatter, gemm, sort, histogram)" "$cli" bench dot gather_scatter gemm \
-  sort histogram --backend cpu --sizes 100,1000 --reps 1 --warmup 0 --json "$tmp/e.json"
+# The dot, gather_scatter, gemm, sort, segmented_sort and histogram suites' rows: dot against the
+# sum in long double, gemm against the product in double, gather/scatter against their
+# definition, the sorts against std::stable_sort (of every segment for segmented_sort; all
+# "matches_sequential"), histogram against the sequential loop ("mismatch_vs_yardstick" 0).
+ok "checked cpu bench (dot, gather_scatter, gemm, sort, segmented_sort, histogram)" "$cli" bench dot \
+  gather_scatter gemm sort segmented_sort histogram --backend cpu --sizes 100,1000 --reps 1 --warmup 0 \
+  --json "$tmp/e.json"
 python3 - "$tmp/e.json" <<'PY' || fail=1
 import collections, json, sys
 rows = json.load(open(sys.argv[1]))["results"]
 # per n: 1 dot, 2 gather and 2 scatter, 1 gemm, 4 radix_sort and 1 radix_sort_pairs (u32/u32),
-# 2 merge_sort, 1 histogram; at the larger n: 7 multi-pass scatter rows and 4 more histograms.
+# 2 merge_sort, 4 segmented_sort and 4 segmented_sort_pairs (segments of 32, skewed, of 1024 and
+# one segment: at these n the segments of 1024 are one segment too), 1 histogram; at the larger n:
+# 7 multi-pass scatter rows and 4 more histograms.
 want = {"dot": 2, "gather": 4, "scatter": 4 + 7, "gemm": 2, "radix_sort": 8, "radix_sort_pairs": 2,
-        "merge_sort": 4, "histogram": 2 + 4}
+        "merge_sort": 4, "segmented_sort": 8, "segmented_sort_pairs": 8, "histogram": 2 + 4}
 assert collections.Counter(r["primitive"] for r in rows) == want, collections.Counter(r["primitive"] for r in rows)
 for r in rows:
     checks = {k: v for k, v in r["extra"].items() if k.startswith(("matches_", "mismatch"))}
