@@ -60,6 +60,18 @@ void add_row(session& s, const char* primitive, const char* variant, std::int64_
   s.add(std::move(r));
 }
 
+// One measured row, into the JSON (add_row) and the printed table under `label`; a row
+// without a yardstick (yard null) leaves those two cells empty.
+void report(session& s, table& t, const char* label, const char* primitive, const char* variant,
+            std::int64_t n, double ms, double bytes, const char* yard, double yard_ms,
+            double selected, const verdict& check) {
+  add_row(s, primitive, variant, n, ms, bytes, yard, yard_ms, selected, check);
+  const double gbps = bytes / (ms * 1e6);
+  t.add({label, fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(gbps, 0),
+         fmt(100.0 * gbps / s.copy_gbps(), 0), yard ? fmt(yard_ms, 4) : "",
+         yard ? fmt(yard_ms / ms, 2) : "", check_cell(check.matches)});
+}
+
 void run_partition(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 20, 1 << 24, 1 << 28};
@@ -99,10 +111,7 @@ void run_partition(session& s) {
       });
     }
     double bytes = 4.0 * (double(n) + selected);
-    add_row(s, "copy_if", "single_pass", n, ms, bytes, yard, yard_ms, selected, check);
-    t.add({"copy_if", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
-           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2),
-           check_cell(check.matches)});
+    report(s, t, "copy_if", "copy_if", "single_pass", n, ms, bytes, yard, yard_ms, selected, check);
 
     // partition and unstable_partition (both return the count to the host, as their callers
     // see it). On the GPU both rows have the one CUB DevicePartition::If time as yardstick.
@@ -124,10 +133,7 @@ void run_partition(session& s) {
       y = x;
       std::stable_partition(y.begin(), y.end(), below_pivot);
     });
-    add_row(s, "partition", "stable", n, ms, bytes, yard, yard_ms, selected, check);
-    t.add({"partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1), fmt(bytes / (ms * 1e6), 0),
-           fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), fmt(yard_ms, 4), fmt(yard_ms / ms, 2),
-           check_cell(check.matches)});
+    report(s, t, "partition", "partition", "stable", n, ms, bytes, yard, yard_ms, selected, check);
 
     out.fill_bytes(0xA5);
     ms = s.time_ms([&] { returned = unstable_partition<std::uint32_t>(ctx, in, out, pred, &ws); });
@@ -136,20 +142,16 @@ void run_partition(session& s) {
       y = x;
       std::partition(y.begin(), y.end(), below_pivot);
     });
-    add_row(s, "partition", "unstable", n, ms, bytes, yard, yard_ms, selected, check);
-    t.add({"unstable_partition", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
-           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0),
-           fmt(yard_ms, 4), fmt(yard_ms / ms, 2), check_cell(check.matches)});
+    report(s, t, "unstable_partition", "partition", "unstable", n, ms, bytes, yard, yard_ms, selected,
+           check);
 
     // split into 256 buckets by the top key byte (no yardstick: the general F-bucket split).
     const bucket_fn top_byte = bucket_fn::key_bits(24, 8);
     out.fill_bytes(0xA5);
     ms = s.time_ms([&] { split<std::uint32_t>(ctx, in, out, top_byte, {}, &ws); });
     check = check_output(out, reference::split(x, top_byte, nullptr), n, 0, 0);
-    add_row(s, "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n), check);
-    t.add({"split (256 buckets)", fmt_int(n), fmt(ms, 4), fmt(double(n) / (ms * 1e6), 1),
-           fmt(bytes / (ms * 1e6), 0), fmt(100.0 * bytes / (ms * 1e6) / s.copy_gbps(), 0), "", "",
-           check_cell(check.matches)});
+    report(s, t, "split (256 buckets)", "split", "buckets_256", n, ms, bytes, nullptr, nan, double(n),
+           check);
   }
   t.print();
 }
