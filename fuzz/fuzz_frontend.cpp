@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "parprim/parprim.hpp"
@@ -92,7 +93,7 @@ void scan_and_reduce(FuzzedDataProvider& in, std::vector<std::int32_t>& a, std::
 void sort_and_select(FuzzedDataProvider& in, std::vector<std::uint32_t>& a, std::vector<std::uint32_t>& b) {
   auto x = pick_span(in, a);
   auto y = in.ConsumeBool() ? pick_span(in, a) : pick_span(in, b);
-  switch (in.ConsumeIntegralInRange(0, 5)) {
+  switch (in.ConsumeIntegralInRange(0, 6)) {
     case 0: {
       const auto order = any_enum<sort_order>(in);
       const int begin = in.ConsumeIntegralInRange(-4, 40), end = in.ConsumeIntegralInRange(-4, 40);
@@ -123,6 +124,16 @@ void sort_and_select(FuzzedDataProvider& in, std::vector<std::uint32_t>& a, std:
       counting_sort<std::uint32_t>(cpu(), x.as_const(), y, in.ConsumeIntegralInRange<std::int64_t>(-2, 1 << 18),
                                    in.ConsumeIntegral<std::uint32_t>());
       break;
+    case 5: {  // sorted top-k: equal u32 keys are identical, so it is the sorted prefix
+      const auto order = any_enum<sort_order>(in);
+      const std::int64_t k = in.ConsumeBool() ? y.size() : in.ConsumeIntegralInRange<std::int64_t>(-2, pool_size + 2);
+      top_k<std::uint32_t>(cpu(), x.as_const(), k, y, order, true);
+      std::vector<std::uint32_t> want(x.data(), x.data() + x.size());
+      if (order == sort_order::descending) std::sort(want.begin(), want.end(), std::greater<>());
+      else std::sort(want.begin(), want.end());
+      if (!std::equal(y.data(), y.data() + k, want.begin())) __builtin_trap();
+      break;
+    }
     default: {
       // Indices taken from the data: many are out of range (an error at synchronize()).
       std::vector<std::int32_t> idx(std::size_t(std::clamp<std::int64_t>(x.size(), 0, pool_size)));
