@@ -19,9 +19,9 @@
 // before anything is written. Precompiled for keys (and values) of i32 u32 i64 u64 f32 f64.
 // Stream-ordered on CUDA.
 //
-// Segmented algorithm: on the CPU, one parallel loop over segments, each a partial sort (or,
-// for k above a sixteenth of the segment, nth_element and a sort of the k) of
-// (key image, position) pairs. On CUDA, a stable segmented_sort_pairs of (key, position) and
+// Segmented algorithm: on the CPU, one parallel loop over segments, each a heap of the k
+// smallest (key image, position) pairs kept in one read of the segment (for k above a
+// sixteenth of the segment, nth_element over all its pairs and a sort of the k). On CUDA, a stable segmented_sort_pairs of (key, position) and
 // a slice of each segment's first k positions (then, for unsorted output, a sort of those
 // positions), then a gather: the cost of a segmented sort, plus a copy of the covered keys
 // and positions (4-byte keys there need offsets[S] <= 2^32).

@@ -10,7 +10,8 @@
 //     selection image until few elements are left in play, which are then copied out and
 //     decided among themselves; a last pass places every chosen element in input order.
 // Either way ties at the k-th key go to the earliest elements, and blocks depend on n only.
-// Segmented top-k: one partial selection per segment (a heap, or nth_element for large k).
+// Segmented top-k: one selection per segment (a heap of k in one read, or nth_element for
+// large k).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -318,14 +319,52 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   else place_by_candidates(ctx, in, values, n, sel, out, out_values, kind, largest);
 }
 
-// A segment's m chosen pairs come from a partial sort (a heap of m) when m is at most
-// length / this, else from nth_element and a sort of the m. 2^24 f32 in segments of 4096 on
-// 2 threads, partial sort against nth_element + sort: k = 1 12.6 vs 57.5 ms, k = 32 26.7 vs
-// 59.6 ms, k = 1024 329.6 vs 139.5 ms.
+// A segment's m chosen (image, position) pairs come from a heap of m kept while reading the
+// segment once when m is at most length / this, else from nth_element over all its pairs and
+// a sort of the m. 2^24 f32 in segments of 4096 on 2 threads: a partial sort of all pairs
+// against nth_element + sort, k = 1 12.6 vs 57.5 ms, k = 32 26.7 vs 59.6 ms, k = 1024 329.6
+// vs 139.5 ms; the heap in one read instead of the partial sort, k = 1 12.7-12.9 -> 5.3-5.7
+// ms, k = 32 26.2-27.2 -> 18.3-19.8 ms.
 constexpr std::int64_t partial_sort_ratio = 16;
 
-// Each segment on its own: a partial selection of (image, position) pairs, whose order breaks ties
-// by position as the contract asks; then, for input order, the chosen pairs by position.
+template <class U>
+using ranked = std::pair<U, std::int64_t>;  // (selection image, position): distinct, ordered
+
+// The m smallest pairs of in[begin, begin + length), ascending, from one read: a max-heap of
+// the m smallest so far, which an element replaces only when its image is smaller than the
+// heap's largest (an equal image comes later, so its pair is larger: ties stay with the
+// earliest, as the contract asks).
+template <class U, class ImageOf>
+std::vector<ranked<U>> smallest_by_heap(const U* in, std::int64_t begin, std::int64_t length,
+                                        std::int64_t m, ImageOf image_of) {
+  std::vector<ranked<U>> heap(static_cast<std::size_t>(m));
+  for (std::int64_t i = 0; i < m; ++i) heap[i] = {image_of(in[begin + i]), begin + i};
+  std::make_heap(heap.begin(), heap.end());
+  for (std::int64_t i = m; i < length; ++i) {
+    const U image = image_of(in[begin + i]);
+    if (image < heap.front().first) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.back() = {image, begin + i};
+      std::push_heap(heap.begin(), heap.end());
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end());
+  return heap;
+}
+
+// The m smallest pairs of the segment, ascending when `sorted`, else in any order.
+template <class U, class ImageOf>
+std::vector<ranked<U>> smallest_by_selection(const U* in, std::int64_t begin, std::int64_t length,
+                                             std::int64_t m, bool sorted, ImageOf image_of) {
+  std::vector<ranked<U>> v(static_cast<std::size_t>(length));
+  for (std::int64_t i = 0; i < length; ++i) v[i] = {image_of(in[begin + i]), begin + i};
+  std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
+  v.resize(static_cast<std::size_t>(m));
+  if (sorted) std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Each segment on its own, its chosen pairs in key order (sorted) or by position.
 template <class U, class W>
 void segmented_top_k(const context& ctx, const U* in, const W* values,
                      const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
@@ -333,27 +372,23 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
   // Threads by the elements covered, not the segment count; dynamic chunks, as segment
   // lengths may differ widely.
   const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
+  with_image_map<U>(kind, largest, [&](auto image_of) {
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-  for (std::int64_t s = 0; s < segments; ++s) {
-    const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
-    const std::int64_t m = std::min(k, length);
-    if (m == 0) continue;
-    std::vector<std::pair<U, std::int64_t>> v(static_cast<std::size_t>(length));
-    for (std::int64_t i = 0; i < length; ++i)
-      v[i] = {detail::ordered_bits(in[begin + i], kind, largest), begin + i};
-    if (m * partial_sort_ratio <= length) {
-      std::partial_sort(v.begin(), v.begin() + m, v.end());
-    } else {
-      std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
-      if (sorted) std::sort(v.begin(), v.begin() + m);
+    for (std::int64_t s = 0; s < segments; ++s) {
+      const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
+      const std::int64_t m = std::min(k, length);
+      if (m == 0) continue;
+      std::vector<ranked<U>> chosen = m * partial_sort_ratio <= length
+                                          ? smallest_by_heap(in, begin, length, m, image_of)
+                                          : smallest_by_selection(in, begin, length, m, sorted, image_of);
+      if (!sorted)
+        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      for (std::int64_t j = 0; j < m; ++j) {
+        out[s * k + j] = in[chosen[j].second];
+        if (out_values) out_values[s * k + j] = values[chosen[j].second];
+      }
     }
-    if (!sorted)
-      std::sort(v.begin(), v.begin() + m, [](const auto& a, const auto& b) { return a.second < b.second; });
-    for (std::int64_t j = 0; j < m; ++j) {
-      out[s * k + j] = in[v[j].second];
-      if (out_values) out_values[s * k + j] = values[v[j].second];
-    }
-  }
+  });
 }
 
 #define PARPRIM_INSTANTIATE(U, W)                                                             \
