@@ -235,8 +235,6 @@ bool top_k_sampled(const context& ctx, const U* in, const W* values, std::int64_
   return true;
 }
 
-}  // namespace
-
 // The whole image chosen (sel.mask covers it): every element below the k-th image, and the
 // first sel.remaining equal to it, in input order.
 template <class U, class W>
@@ -310,15 +308,6 @@ void place_by_candidates(const context& ctx, const U* in, const W* values, std::
   });
 }
 
-template <class U, class W>
-void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
-           U* out, W* out_values, detail::key_kind kind, bool largest) {
-  if (top_k_sampled(ctx, in, values, n, k, out, out_values, kind, largest)) return;
-  const selection<U> sel = radix_select(ctx, in, n, k, kind, largest);
-  if (sel.mask == U(~U(0))) place_by_threshold(ctx, in, values, n, sel, out, out_values, kind, largest);
-  else place_by_candidates(ctx, in, values, n, sel, out, out_values, kind, largest);
-}
-
 // A segment's m chosen (image, position) pairs come from a heap of m kept while reading the
 // segment once when m is at most length / this, else from nth_element over all its pairs and
 // a sort of the m. 2^24 f32 in segments of 4096 on 2 threads: a partial sort of all pairs
@@ -362,6 +351,17 @@ std::vector<ranked<U>> smallest_by_selection(const U* in, std::int64_t begin, st
   v.resize(static_cast<std::size_t>(m));
   if (sorted) std::sort(v.begin(), v.end());
   return v;
+}
+
+}  // namespace
+
+template <class U, class W>
+void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
+           U* out, W* out_values, detail::key_kind kind, bool largest) {
+  if (top_k_sampled(ctx, in, values, n, k, out, out_values, kind, largest)) return;
+  const selection<U> sel = radix_select(ctx, in, n, k, kind, largest);
+  if (sel.mask == U(~U(0))) place_by_threshold(ctx, in, values, n, sel, out, out_values, kind, largest);
+  else place_by_candidates(ctx, in, values, n, sel, out, out_values, kind, largest);
 }
 
 // Each segment on its own, its chosen pairs in key order (sorted) or by position.
