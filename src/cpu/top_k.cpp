@@ -17,7 +17,6 @@
 #include <atomic>
 #include <cmath>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "cpu/parallel.hpp"
@@ -164,6 +163,15 @@ struct candidate {
   }
 };
 
+// The r-th smallest of the candidates (1 <= r <= their count). Pairs are distinct, so exactly
+// r of them are at or below it.
+template <class U>
+candidate<U> rth_smallest(const std::vector<candidate<U>>& candidates, std::int64_t r) {
+  std::vector<candidate<U>> order(candidates);
+  std::nth_element(order.begin(), order.begin() + (r - 1), order.end());
+  return order[r - 1];
+}
+
 // The threshold: the j-th smallest image of the sample, j chosen so that at least k elements
 // are at or below it but for a tail beyond 4 standard deviations. With mean mu = k s / n
 // sampled elements among the k smallest, the count at or below the j-th sampled image has
@@ -221,10 +229,7 @@ bool top_k_sampled(const context& ctx, const U* in, const W* values, std::int64_
   const std::int64_t limit = n / candidate_fraction;
   if (!gather_candidates(ctx, in, n, kind, largest, threshold, limit, candidates)) return false;
   if (std::int64_t(candidates.size()) < k) return false;
-  // (image, position) pairs are distinct, so exactly k of them are at or below the k-th.
-  std::vector<candidate<U>> order(candidates);
-  std::nth_element(order.begin(), order.begin() + (k - 1), order.end());
-  const candidate<U> kth = order[k - 1];
+  const candidate<U> kth = rth_smallest(candidates, k);
   std::int64_t j = 0;
   for (const auto& c : candidates)
     if (!(kth < c)) {
@@ -282,9 +287,7 @@ void place_by_candidates(const context& ctx, const U* in, const W* values, std::
     });
   });
   // radix_select leaves 1 <= sel.remaining <= sel.in_play_total.
-  std::vector<candidate<U>> order(candidates);
-  std::nth_element(order.begin(), order.begin() + (sel.remaining - 1), order.end());
-  const candidate<U> kth = order[sel.remaining - 1];
+  const candidate<U> kth = rth_smallest(candidates, sel.remaining);
   std::vector<std::int64_t> taken(sel.below);  // per block, below plus chosen candidates
   for (const auto& c : candidates)
     if (!(kth < c)) ++taken[c.position / block];
@@ -316,22 +319,19 @@ void place_by_candidates(const context& ctx, const U* in, const W* values, std::
 // ms, k = 32 26.2-27.2 -> 18.3-19.8 ms.
 constexpr std::int64_t partial_sort_ratio = 16;
 
-template <class U>
-using ranked = std::pair<U, std::int64_t>;  // (selection image, position): distinct, ordered
-
 // The m smallest pairs of in[begin, begin + length), ascending, from one read: a max-heap of
 // the m smallest so far, which an element replaces only when its image is smaller than the
 // heap's largest (an equal image comes later, so its pair is larger: ties stay with the
 // earliest, as the contract asks).
 template <class U, class ImageOf>
-std::vector<ranked<U>> smallest_by_heap(const U* in, std::int64_t begin, std::int64_t length,
+std::vector<candidate<U>> smallest_by_heap(const U* in, std::int64_t begin, std::int64_t length,
                                         std::int64_t m, ImageOf image_of) {
-  std::vector<ranked<U>> heap(static_cast<std::size_t>(m));
+  std::vector<candidate<U>> heap(static_cast<std::size_t>(m));
   for (std::int64_t i = 0; i < m; ++i) heap[i] = {image_of(in[begin + i]), begin + i};
   std::make_heap(heap.begin(), heap.end());
   for (std::int64_t i = m; i < length; ++i) {
     const U image = image_of(in[begin + i]);
-    if (image < heap.front().first) {
+    if (image < heap.front().image) {
       std::pop_heap(heap.begin(), heap.end());
       heap.back() = {image, begin + i};
       std::push_heap(heap.begin(), heap.end());
@@ -343,9 +343,9 @@ std::vector<ranked<U>> smallest_by_heap(const U* in, std::int64_t begin, std::in
 
 // The m smallest pairs of the segment, ascending when `sorted`, else in any order.
 template <class U, class ImageOf>
-std::vector<ranked<U>> smallest_by_selection(const U* in, std::int64_t begin, std::int64_t length,
+std::vector<candidate<U>> smallest_by_selection(const U* in, std::int64_t begin, std::int64_t length,
                                              std::int64_t m, bool sorted, ImageOf image_of) {
-  std::vector<ranked<U>> v(static_cast<std::size_t>(length));
+  std::vector<candidate<U>> v(static_cast<std::size_t>(length));
   for (std::int64_t i = 0; i < length; ++i) v[i] = {image_of(in[begin + i]), begin + i};
   std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
   v.resize(static_cast<std::size_t>(m));
@@ -378,14 +378,14 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
       const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
       const std::int64_t m = std::min(k, length);
       if (m == 0) continue;
-      std::vector<ranked<U>> chosen = m * partial_sort_ratio <= length
+      std::vector<candidate<U>> chosen = m * partial_sort_ratio <= length
                                           ? smallest_by_heap(in, begin, length, m, image_of)
                                           : smallest_by_selection(in, begin, length, m, sorted, image_of);
       if (!sorted)
-        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
       for (std::int64_t j = 0; j < m; ++j) {
-        out[s * k + j] = in[chosen[j].second];
-        if (out_values) out_values[s * k + j] = values[chosen[j].second];
+        out[s * k + j] = in[chosen[j].position];
+        if (out_values) out_values[s * k + j] = values[chosen[j].position];
       }
     }
   });

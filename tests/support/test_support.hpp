@@ -129,8 +129,9 @@ void for_each_type(F&& f) {
 }
 
 // The same types split by width, for suites that are one test per width so that
-// compute-sanitizer runs the halves side by side. Each of test_by_key, test_segmented and
-// test_top_k had one all-types test that took 320-470 s under racecheck on the H100.
+// compute-sanitizer runs the halves side by side: test_by_key and test_segmented each had one
+// all-types test that took 320-470 s under racecheck on the H100 (test_top_k went further, to
+// one test per type).
 template <class F>
 void for_each_4_byte_type(F&& f) {
   f(std::int32_t{});
