@@ -22,13 +22,27 @@ template <int Bytes>
 constexpr std::int64_t cuda_tile =
     std::int64_t(cuda_tuning::by_key_tuning<Bytes>::threads) * cuda_tuning::by_key_tuning<Bytes>::items;
 
+// The mean_run of keys whose neighbours never compare equal: every run has length 1.
+inline constexpr std::int64_t distinct_neighbours = -1;
+
 // Keys in runs of random length (mean about `mean_run`; 0: all keys equal) drawn from a few
 // values, so that neighbouring runs sometimes share a key and merge; floats add NaN (never
-// equal to itself) and -0.0 (equal to +0.0).
+// equal to itself) and -0.0 (equal to +0.0). distinct_neighbours: key i = i % 3 (floats: some
+// NaN, some 0 as -0.0), so no two neighbours are equal but equal keys recur two apart.
 template <class K>
 inline std::vector<K> make_keys(std::int64_t n, std::int64_t mean_run, std::uint64_t seed) {
   std::mt19937_64 g(seed);
   std::vector<K> k(static_cast<std::size_t>(n));
+  if (mean_run == distinct_neighbours) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      k[i] = K(i % 3);
+      if constexpr (std::is_floating_point_v<K>) {
+        if (g() % 7 == 0) k[i] = std::numeric_limits<K>::quiet_NaN();
+        else if (k[i] == K(0) && g() % 2) k[i] = -K(0);
+      }
+    }
+    return k;
+  }
   std::int64_t i = 0;
   while (i < n) {
     std::int64_t len = mean_run == 0 ? n : 1 + std::int64_t(g() % std::uint64_t(2 * mean_run - 1));
@@ -68,11 +82,11 @@ inline std::vector<std::int64_t> sizes(const context& ctx) {
   return out;
 }
 
-// Mean run lengths: all runs of 1, short, long, one run of everything; on CUDA also runs of
-// about 2-4 tiles (cuda_tile<4> or cuda_tile<8> elements), whose carries chain through tiles
-// without a head.
+// Mean run lengths: neighbours all distinct (every run exactly 1), runs of 1 whose equal
+// neighbours merge, short, long, one run of everything; on CUDA also runs of about 2-4 tiles
+// (cuda_tile<4> or cuda_tile<8> elements), whose carries chain through tiles without a head.
 inline std::vector<std::int64_t> mean_runs(const context& ctx) {
-  std::vector<std::int64_t> out{1, 8, 512, 0};
+  std::vector<std::int64_t> out{distinct_neighbours, 1, 8, 512, 0};
   if (ctx.kind() == backend::cuda) out.push_back(9000);
   return out;
 }

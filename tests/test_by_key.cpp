@@ -1,7 +1,7 @@
 // reduce_by_key, inclusive/exclusive_scan_by_key, unique, unique_by_key, unique_count and
 // run_length_encode against sequential loops (reference/runs_ref.hpp), over backend x key
-// type x value type x op x size (tile edges) x average run length, with NaN and signed-zero
-// keys, poisoned outputs and bad arguments.
+// type x value type x op x size (tile edges) x average run length (runs of exactly 1 among
+// them), with NaN and signed-zero keys, poisoned outputs and bad arguments.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -81,6 +81,9 @@ void check_unique(const context& ctx, std::uint64_t seed) {
                           std::to_string(mean_run);
       auto want = reference::run_length_encode(keys);
       const std::int64_t runs = std::int64_t(want.keys.size());
+      if (mean_run == distinct_neighbours) {
+        ASSERT_EQ(runs, n) << where << ": equal neighbours";
+      }
       auto k = buffer<K>::from_host(ctx, keys);
       EXPECT_EQ(unique_count<K>(ctx, k), runs) << where;
       buffer<K> u(ctx, n);
@@ -332,6 +335,43 @@ TEST_P(ByKey, BadArgumentsThrow) {
   testing::expect_error(
       [&] { inclusive_scan_by_key<std::int32_t, std::int32_t>(ctx, k, short_values, vo); },
       errc::invalid_argument, {"inclusive_scan_by_key", "keys.size()=6", "values.size()=5"});
+}
+
+// exclusive_scan_by_key refuses keys, values and out of different sizes (each pair), an unknown
+// op, and out overlapping keys or partly overlapping values (values itself is allowed: in
+// place), before writing anything.
+TEST_P(ByKey, ExclusiveScanBadArgumentsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::vector<std::int32_t> key_list{1, 1, 2, 3, 3, 4}, value_list{1, 2, 3, 4, 5, 6};
+  auto k = buffer<std::int32_t>::from_host(ctx, key_list);
+  auto v = buffer<std::int32_t>::from_host(ctx, value_list);
+  buffer<std::int32_t> out(ctx, 6);
+  out.fill_bytes(0x5A);
+  auto scan = [&](std::int64_t nk, std::int64_t nv, span<std::int32_t> o) {
+    return [&, nk, nv, o] {
+      exclusive_scan_by_key<std::int32_t, std::int32_t>(ctx, span<const std::int32_t>(k.data(), nk),
+                                                        span<const std::int32_t>(v.data(), nv), o, 7);
+    };
+  };
+  const std::string name = "exclusive_scan_by_key";
+  testing::expect_error(scan(6, 5, span<std::int32_t>(out.data(), 5)), errc::invalid_argument,
+                        {name, ctx.name(), "keys.size()=6 but values.size()=5"});
+  testing::expect_error(scan(5, 6, out), errc::invalid_argument,
+                        {name, ctx.name(), "keys.size()=5 but values.size()=6"});
+  testing::expect_error(scan(6, 6, span<std::int32_t>(out.data(), 5)), errc::invalid_argument,
+                        {name, ctx.name(), "values.size()=6 but out.size()=5"});
+  testing::expect_error(scan(5, 5, out), errc::invalid_argument,
+                        {name, ctx.name(), "values.size()=5 but out.size()=6"});
+  testing::expect_error(
+      [&] { exclusive_scan_by_key<std::int32_t, std::int32_t>(ctx, k, v, out, 7, static_cast<op>(9)); },
+      errc::invalid_argument, {name, ctx.name(), "op=9 is not a known option"});
+  EXPECT_EQ(out.to_host(), std::vector<std::int32_t>(6, 0x5A5A5A5A));
+  testing::expect_error(scan(6, 6, k), errc::invalid_argument, {name, ctx.name(), "keys and out overlap"});
+  testing::expect_error(scan(5, 5, span<std::int32_t>(v.data() + 1, 5)), errc::invalid_argument,
+                        {name, ctx.name(), "values and out overlap"});
+  EXPECT_EQ(k.to_host(), key_list);
+  EXPECT_EQ(v.to_host(), value_list);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ByKey, ::testing::Values(backend::cpu, backend::cuda),

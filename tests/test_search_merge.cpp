@@ -1,9 +1,11 @@
 // lower_bound / upper_bound and merge / merge_by_key against std::lower_bound, std::upper_bound
 // and std::merge with the documented key order (reference::key_less, the radix_sort order:
 // -0.0 before +0.0, NaNs after +inf), over backend x type x size (tile edges) x order, with
-// ties across the two ranges (stability), NaNs, and unsorted inputs.
+// ties across the two ranges (stability), NaNs, and unsorted inputs (merge and merge_by_key);
+// searches with no queries or an empty range, and outputs of the wrong size.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "cuda/tuning/merge_tuning.hpp"
@@ -217,6 +219,131 @@ TEST_P(SearchMerge, UnsortedPairFoundAtAnyPosition) {
           errc::invalid_argument,
           {"merge", std::string(in_a ? "a" : "b") + " is not sorted",
            "element " + std::to_string(p + 1) + " comes before element " + std::to_string(p)});
+    }
+  }
+}
+
+// Every byte of b still holds the poison 0x5A: nothing was written to it.
+template <class T>
+bool untouched(const buffer<T>& b) {
+  auto host = b.to_host();
+  std::vector<unsigned char> poison(host.size() * sizeof(T), 0x5A);
+  return poison.empty() || std::memcmp(host.data(), poison.data(), poison.size()) == 0;
+}
+
+// No queries (m = 0): nothing to do, with an empty out; an empty sorted range: every query's
+// bound is 0 (sorted.size()); both empty. Every precompiled type, both searches.
+template <class T>
+void check_empty_search(const context& ctx) {
+  const std::string where = type_name<T>();
+  auto sorted = buffer<T>::from_host(ctx, {T(1), T(2), T(2), T(5)});
+  buffer<T> none(ctx, 0);
+  buffer<std::int64_t> no_out(ctx, 0);
+  for (const buffer<T>* s : {&sorted, &none}) {
+    lower_bound<T>(ctx, *s, none, no_out);
+    upper_bound<T>(ctx, *s, none, no_out);
+  }
+  std::vector<T> qs{T(3), T(0), T(7), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()};
+  if constexpr (std::is_floating_point_v<T>) qs.push_back(std::numeric_limits<T>::quiet_NaN());
+  auto queries = buffer<T>::from_host(ctx, qs);
+  buffer<std::int64_t> out(ctx, queries.size());
+  out.fill_bytes(0x5A);
+  lower_bound<T>(ctx, none, queries, out);
+  EXPECT_EQ(out.to_host(), std::vector<std::int64_t>(qs.size(), 0)) << where << " lower_bound";
+  out.fill_bytes(0x5A);
+  upper_bound<T>(ctx, none, queries, out);
+  EXPECT_EQ(out.to_host(), std::vector<std::int64_t>(qs.size(), 0)) << where << " upper_bound";
+}
+
+TEST_P(SearchMerge, EmptyQueriesAndEmptySortedRange) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  testing::for_each_type([&](auto t) { check_empty_search<decltype(t)>(ctx); });
+}
+
+// out.size() != queries.size() (shorter, longer, or queries empty and out not) is refused by
+// both precompiled searches before anything is written.
+TEST_P(SearchMerge, SearchOutputSizeMismatchThrowsAndWritesNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto sorted = buffer<std::int32_t>::from_host(ctx, {1, 3, 5});
+  auto queries = buffer<std::int32_t>::from_host(ctx, {0, 3, 6});
+  buffer<std::int64_t> out(ctx, 4);
+  out.fill_bytes(0x5A);
+  for (bool upper : {false, true}) {
+    const std::string name = upper ? "upper_bound" : "lower_bound";
+    auto call = [&](std::int64_t m, std::int64_t n_out) {
+      return [&, m, n_out] {
+        const span<const std::int32_t> q(queries.data(), m);
+        const span<std::int64_t> o(out.data(), n_out);
+        if (upper) upper_bound<std::int32_t>(ctx, sorted, q, o);
+        else lower_bound<std::int32_t>(ctx, sorted, q, o);
+      };
+    };
+    testing::expect_error(call(3, 2), errc::invalid_argument,
+                          {name, ctx.name(), "queries.size()=3 but out.size()=2"});
+    testing::expect_error(call(3, 4), errc::invalid_argument,
+                          {name, ctx.name(), "queries.size()=3 but out.size()=4"});
+    testing::expect_error(call(0, 1), errc::invalid_argument,
+                          {name, ctx.name(), "queries.size()=0 but out.size()=1"});
+  }
+  EXPECT_TRUE(untouched(out));
+}
+
+// merge_by_key's unsorted keys (merge.hpp): the CPU throws naming the first unsorted pair
+// before writing anything (keys_out and values_out keep their poison); CUDA raises the same
+// error by the next synchronize, the outputs then unspecified but nothing written around them
+// (each output sits between poisoned guards). Unsorted in b, in a, and against the order.
+TEST_P(SearchMerge, UnsortedMergeByKeyInputIsAnError) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  constexpr std::int64_t na = 5000, nb = 3000, guard = 64;
+  buffer<std::int32_t> keys_out(ctx, na + nb + 2 * guard);
+  buffer<std::int64_t> values_out(ctx, na + nb + 2 * guard);
+  for (int shape = 0; shape < 3; ++shape) {
+    std::vector<std::int32_t> a(na), b(nb);
+    std::vector<std::int64_t> av(na), bv(nb);
+    for (std::int64_t i = 0; i < na; ++i) a[i] = std::int32_t(i), av[i] = i;
+    for (std::int64_t j = 0; j < nb; ++j) b[j] = std::int32_t(2 * j), bv[j] = 1'000'000 + j;
+    sort_order order = sort_order::ascending;
+    std::vector<std::string> want{"merge_by_key", ctx.name()};
+    if (shape == 0) {
+      b[1234] = -7;
+      want.insert(want.end(), {"b is not sorted (ascending)", "element 1234 comes before element 1233"});
+    } else if (shape == 1) {
+      a[2500] = -3;
+      want.insert(want.end(), {"a is not sorted (ascending)", "element 2500 comes before element 2499"});
+    } else {  // descending asked, a ascending, b descending: a's first pair is out of order
+      order = sort_order::descending;
+      std::reverse(b.begin(), b.end());
+      want.insert(want.end(), {"a is not sorted (descending)", "element 1 comes before element 0"});
+    }
+    SCOPED_TRACE("shape=" + std::to_string(shape));
+    auto ba = buffer<std::int32_t>::from_host(ctx, a);
+    auto bb = buffer<std::int32_t>::from_host(ctx, b);
+    auto bav = buffer<std::int64_t>::from_host(ctx, av);
+    auto bbv = buffer<std::int64_t>::from_host(ctx, bv);
+    keys_out.fill_bytes(0x5A);
+    values_out.fill_bytes(0x5A);
+    const span<std::int32_t> ko(keys_out.data() + guard, na + nb);
+    const span<std::int64_t> vo(values_out.data() + guard, na + nb);
+    testing::expect_error(
+        [&] {
+          merge_by_key<std::int32_t, std::int64_t>(ctx, ba, bav, bb, bbv, ko, vo, order);
+          ctx.synchronize();
+        },
+        errc::invalid_argument, want);
+    auto k = keys_out.to_host();
+    auto v = values_out.to_host();
+    if (GetParam() == backend::cpu) {
+      EXPECT_TRUE(untouched(keys_out)) << "keys_out written";
+      EXPECT_TRUE(untouched(values_out)) << "values_out written";
+    }
+    for (std::int64_t i = 0; i < guard; ++i) {
+      for (std::int64_t at : {i, guard + na + nb + i}) {
+        ASSERT_EQ(k[at], 0x5A5A5A5A) << "keys written outside keys_out at " << at;
+        ASSERT_EQ(v[at], 0x5A5A5A5A5A5A5A5A) << "values written outside values_out at " << at;
+      }
     }
   }
 }

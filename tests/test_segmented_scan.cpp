@@ -3,8 +3,8 @@
 // 8-byte ones; the 2303-2305 and 4609 cases are in test_segmented.cpp): every type and op, inclusive and exclusive with
 // init, segments of 1, one segment, empty segments, offsets covering part of the input
 // (the rest untouched), flags none / some / all set with any nonzero value, in place, and
-// float results reproducible to the bit from call to call. Both backends, against
-// sequential loops (reference/runs_ref.hpp).
+// float results reproducible to the bit from call to call; bad offsets refused with nothing
+// written. Both backends, against sequential loops (reference/runs_ref.hpp).
 #include <cstring>
 #include <random>
 #include <string>
@@ -193,6 +193,42 @@ TEST_P(SegmentedScan, FloatsReproducible) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   check_reproducible<float>(ctx, n, seed);
   check_reproducible<double>(ctx, n, seed);
+}
+
+// Offsets that decrease, are negative or pass in.size(), or no offsets at all: both scans by
+// offsets throw parprim::error naming the function, the backend and the first bad offset, and
+// write nothing (out poisoned; in place, in keeps its values).
+TEST_P(SegmentedScan, BadOffsetsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::vector<std::int32_t> x(10, 1);
+  auto in = buffer<std::int32_t>::from_host(ctx, x);
+  buffer<std::int32_t> out(ctx, 10);
+  out.fill_bytes(0x5A);
+  const std::vector<std::pair<std::vector<std::int64_t>, std::string>> cases{
+      {{0, 5, 3, 10}, "offsets[1] or offsets[2] is outside [0, 10]"},  // decreasing
+      {{0, 5, 8, 11}, "offsets[3] or offsets[4] is outside [0, 10]"},  // past the end
+      {{-1, 5, 8, 10}, "offsets[0] or offsets[1] is outside [0, 10]"},  // negative
+      {{2, 4, 3, 3}, "offsets[1] or offsets[2]"},                       // decreasing, inner range
+      {{}, "offsets.size()=0"}};
+  for (const auto& [offsets, what] : cases) {
+    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    for (bool inclusive : {true, false}) {
+      const std::string name = inclusive ? "segmented_inclusive_scan" : "segmented_exclusive_scan";
+      for (bool in_place : {false, true}) {
+        SCOPED_TRACE(name + (in_place ? " in place " : " ") + what);
+        span<std::int32_t> o = in_place ? span<std::int32_t>(in) : span<std::int32_t>(out);
+        testing::expect_error(
+            [&] {
+              if (inclusive) segmented_inclusive_scan<std::int32_t>(ctx, in, off, o);
+              else segmented_exclusive_scan<std::int32_t>(ctx, in, off, o, 5, op::max);
+            },
+            errc::invalid_argument, {"parprim::" + name + " [", ctx.name(), what});
+        EXPECT_EQ(out.to_host(), std::vector<std::int32_t>(10, 0x5A5A5A5A));
+        EXPECT_EQ(in.to_host(), x);
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SegmentedScan, ::testing::Values(backend::cpu, backend::cuda),

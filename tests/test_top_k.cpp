@@ -1,6 +1,7 @@
 // top_k and top_k_pairs against a stable sort of positions (reference/top_k_ref.hpp), over
 // backend x type x n (tile edges) x k (1, small, n/2, n) x largest/smallest x sorted/unsorted,
-// with many ties (ties must go to the earliest positions), NaNs and signed zeros; bad k.
+// with many ties (ties must go to the earliest positions), NaNs and signed zeros; bad k, n = 0
+// (no valid k) and bad sizes of the pairs form, outputs poisoned to show nothing is written.
 // segmented_top_k and its pairs form against the oracle per segment; bad offsets and sizes.
 #include <algorithm>
 #include <cstring>
@@ -166,6 +167,74 @@ TEST_P(TopK, BadKThrowsAndWritesNothing) {
   EXPECT_EQ(0, std::memcmp(host.data(), poison.data(), poison.size()));
 }
 
+// Every byte of b still holds the poison 0x5A: nothing was written to it.
+template <class T>
+bool untouched(const buffer<T>& b) {
+  auto host = b.to_host();
+  std::vector<unsigned char> poison(host.size() * sizeof(T), 0x5A);
+  return poison.empty() || std::memcmp(host.data(), poison.data(), poison.size()) == 0;
+}
+
+// n = 0: no k lies in [1, in.size()] (top_k.hpp), so top_k and top_k_pairs refuse every k,
+// k = 0 with empty outputs included, and write nothing.
+TEST_P(TopK, EmptyInputThrowsForEveryK) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  buffer<float> in(ctx, 0);
+  buffer<std::int32_t> vin(ctx, 0);
+  buffer<float> out(ctx, 1);
+  buffer<std::int32_t> vout(ctx, 1);
+  out.fill_bytes(0x5A);
+  vout.fill_bytes(0x5A);
+  for (std::int64_t k : {0, 1}) {
+    const std::string bad_k = "k=" + std::to_string(k) + " is outside [1, ";
+    for (bool sorted : {true, false}) {
+      testing::expect_error(
+          [&] { top_k<float>(ctx, in, k, span<float>(out.data(), k), sort_order::descending, sorted); },
+          errc::invalid_argument, {"top_k", ctx.name(), bad_k, "size()=0]"});
+      testing::expect_error(
+          [&] {
+            top_k_pairs<float, std::int32_t>(ctx, in, vin, k, span<float>(out.data(), k),
+                                             span<std::int32_t>(vout.data(), k), sort_order::ascending, sorted);
+          },
+          errc::invalid_argument, {"top_k_pairs", ctx.name(), bad_k, "size()=0]"});
+    }
+  }
+  EXPECT_TRUE(untouched(out));
+  EXPECT_TRUE(untouched(vout));
+}
+
+// top_k_pairs refuses k outside [1, n], keys_out.size() != k, keys_out and values_out of
+// different sizes, and keys and values of different sizes, with both outputs left as they were.
+TEST_P(TopK, PairsBadArgumentsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto keys = buffer<float>::from_host(ctx, {3.0f, 1.0f, 2.0f});
+  auto values = buffer<std::int32_t>::from_host(ctx, {10, 11, 12});
+  buffer<float> kout(ctx, 4);
+  buffer<std::int32_t> vout(ctx, 4);
+  kout.fill_bytes(0x5A);
+  vout.fill_bytes(0x5A);
+  auto call = [&](span<const std::int32_t> v, std::int64_t k, std::int64_t nk, std::int64_t nv) {
+    return [&ctx, &keys, &kout, &vout, v, k, nk, nv] {
+      top_k_pairs<float, std::int32_t>(ctx, keys, v, k, span<float>(kout.data(), nk),
+                                       span<std::int32_t>(vout.data(), nv));
+    };
+  };
+  const std::string name = "top_k_pairs";
+  testing::expect_error(call(values, 4, 4, 4), errc::invalid_argument,
+                        {name, ctx.name(), "k=4 is outside [1, ", "size()=3]"});
+  testing::expect_error(call(values, 0, 0, 0), errc::invalid_argument, {name, ctx.name(), "k=0 is outside"});
+  testing::expect_error(call(values, -1, 0, 0), errc::invalid_argument, {name, "k=-1 is outside"});
+  testing::expect_error(call(values, 2, 4, 4), errc::invalid_argument, {name, "out.size()=4 but k=2"});
+  testing::expect_error(call(values, 2, 2, 3), errc::invalid_argument,
+                        {name, ctx.name(), "keys_out.size()=2 but values_out.size()=3"});
+  testing::expect_error(call(span<const std::int32_t>(values.data(), 2), 2, 2, 2), errc::invalid_argument,
+                        {name, ctx.name(), "keys.size()=3 but values.size()=2"});
+  EXPECT_TRUE(untouched(kout));
+  EXPECT_TRUE(untouched(vout));
+}
+
 // Segmented top-k against the same oracle applied to each segment: empty segments, segments
 // shorter than k (all their elements, slots after them untouched), one segment, k = 1 and
 // k = n, offsets not starting at 0; keys and pairs, sorted and in input order.
@@ -270,6 +339,39 @@ TEST_P(TopK, SegmentedBadArgumentsThrowAndWriteNothing) {
   auto host = out.to_host();
   std::vector<unsigned char> poison(host.size() * sizeof(float), 0x5A);
   EXPECT_EQ(0, std::memcmp(host.data(), poison.data(), poison.size()));
+}
+
+// The pairs form refuses what segmented_top_k refuses (k < 1, out.size() != S * k, offsets
+// that decrease, are negative or pass n, no offsets at all) and also keys and values, or
+// keys_out and values_out, of different sizes; both outputs are left as they were.
+TEST_P(TopK, SegmentedPairsBadArgumentsThrowAndWriteNothing) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  auto keys = buffer<float>::from_host(ctx, {3.0f, 1.0f, 2.0f, 5.0f});
+  auto values = buffer<std::int32_t>::from_host(ctx, {0, 1, 2, 3});
+  buffer<float> kout(ctx, 4);
+  buffer<std::int32_t> vout(ctx, 4);
+  kout.fill_bytes(0x5A);
+  vout.fill_bytes(0x5A);
+  auto call = [&](std::vector<std::int64_t> offsets, std::int64_t k, std::int64_t nv, std::int64_t nvo) {
+    const auto o = buffer<std::int64_t>::from_host(ctx, offsets);
+    segmented_top_k_pairs<float, std::int32_t>(ctx, keys, span<const std::int32_t>(values.data(), nv), o, k,
+                                               kout, span<std::int32_t>(vout.data(), nvo));
+  };
+  const std::string name = "segmented_top_k_pairs";
+  testing::expect_error([&] { call({0, 2, 4}, 0, 4, 4); }, errc::invalid_argument, {name, ctx.name(), "k=0"});
+  testing::expect_error([&] { call({0, 2, 4}, 1, 4, 4); }, errc::invalid_argument,
+                        {name, "out.size()=4", "2 segments of k=1"});
+  testing::expect_error([&] { call({0, 3, 2}, 2, 4, 4); }, errc::invalid_argument, {name, ctx.name(), "offsets[1]"});
+  testing::expect_error([&] { call({0, 2, 5}, 2, 4, 4); }, errc::invalid_argument, {name, "offsets[2]"});
+  testing::expect_error([&] { call({-1, 2, 4}, 2, 4, 4); }, errc::invalid_argument, {name, "offsets[0]"});
+  testing::expect_error([&] { call({}, 2, 4, 4); }, errc::invalid_argument, {name, "offsets.size()=0"});
+  testing::expect_error([&] { call({0, 2, 4}, 2, 3, 4); }, errc::invalid_argument,
+                        {name, ctx.name(), "keys.size()=4 but values.size()=3"});
+  testing::expect_error([&] { call({0, 2, 4}, 2, 4, 3); }, errc::invalid_argument,
+                        {name, ctx.name(), "keys_out.size()=4 but values_out.size()=3"});
+  EXPECT_TRUE(untouched(kout));
+  EXPECT_TRUE(untouched(vout));
 }
 
 INSTANTIATE_TEST_SUITE_P(All, TopK, ::testing::Values(backend::cpu, backend::cuda),
