@@ -78,28 +78,31 @@ std::vector<T> head(const context& ctx, const buffer<T>& b, std::int64_t count) 
   return v;
 }
 
-// The sums in double of each segment [offsets[s], offsets[s+1]), or (prefixes) of each
-// element's inclusive prefix within its segment.
+// Which sums of x a check compares: the total, or every exclusive or inclusive prefix.
+enum class sums_of { total, exclusive_prefixes, inclusive_prefixes };
+
+// The sums in double of each segment [offsets[s], offsets[s+1]) (total), or of each element's
+// exclusive or inclusive prefix within its segment (an exclusive prefix of a segment's first
+// element is 0, with magnitude 0: the scans' init there must be exact).
 inline double_sums sums_in_double(const std::vector<float>& x, const std::vector<std::int64_t>& offsets,
-                                  bool prefixes) {
+                                  sums_of k) {
   double_sums d;
-  const std::size_t count = prefixes ? x.size() : offsets.size();
+  const std::size_t count = k == sums_of::total ? offsets.size() : x.size();
   d.exact.reserve(count);
   d.magnitude.reserve(count);
+  auto keep = [&d](double sum, double magnitude) {
+    d.exact.push_back(sum);
+    d.magnitude.push_back(magnitude);
+  };
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
     double sum = 0, magnitude = 0;
     for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+      if (k == sums_of::exclusive_prefixes) keep(sum, magnitude);
       sum += double(x[std::size_t(i)]);
       magnitude += std::fabs(double(x[std::size_t(i)]));
-      if (prefixes) {
-        d.exact.push_back(sum);
-        d.magnitude.push_back(magnitude);
-      }
+      if (k == sums_of::inclusive_prefixes) keep(sum, magnitude);
     }
-    if (!prefixes) {
-      d.exact.push_back(sum);
-      d.magnitude.push_back(magnitude);
-    }
+    if (k == sums_of::total) keep(sum, magnitude);
   }
   return d;
 }
@@ -113,9 +116,6 @@ std::vector<std::int64_t> run_offsets(const std::vector<K>& keys) {
   if (!keys.empty()) o.push_back(std::int64_t(keys.size()));
   return o;
 }
-
-// Which sums of x a check compares: the total, or every exclusive or inclusive prefix.
-enum class sums_of { total, exclusive_prefixes, inclusive_prefixes };
 
 // ours (one element for the total, x.size() for prefixes) against the sequential definition:
 // integers exactly (wrapping, as the library's contract), f32 within sum_tolerance * sum|x| of

@@ -1,18 +1,20 @@
-// `parprim bench by_key`: reduce_by_key, inclusive_scan_by_key, unique and run_length_encode
-// on u32 keys (f32 values) with average run lengths 1, 8 and 512, against CUB
-// (DeviceReduce::ReduceByKey, DeviceScan::InclusiveSumByKey, DeviceSelect::Unique,
-// DeviceRunLengthEncode::Encode) on the GPU and the sequential oracles on the CPU.
+// `parprim bench by_key`: reduce_by_key, inclusive_scan_by_key, exclusive_scan_by_key, unique,
+// unique_by_key, unique_count and run_length_encode on u32 keys (f32 values) with average run
+// lengths 1, 8 and 512, against CUB (DeviceReduce::ReduceByKey, DeviceScan::InclusiveSumByKey
+// and ExclusiveSumByKey, DeviceSelect::Unique and UniqueByKey, DeviceRunLengthEncode::Encode)
+// on the GPU and the sequential oracles on the CPU.
 //
-// reduce_by_key, unique and run_length_encode each have two rows: the plain form, which
-// returns the run count to the host (a copy and a wait in every call), and the _into form
-// (reduce_by_key_into, ...), which leaves it in device memory as CUB does: the like-for-like
-// row. Both have the same yardstick time.
+// reduce_by_key, unique, unique_by_key, unique_count and run_length_encode each have two rows:
+// the plain form, which returns the run count to the host (a copy and a wait in every call),
+// and the _into form (reduce_by_key_into, ...), which leaves it in device memory as CUB does:
+// the like-for-like row. Both have the same yardstick time.
 //
 // Every row's output is checked against the yardstick's (check_figure in engine.hpp): the
 // yardstick runs first and its outputs are copied to the host (the oracle's result is kept from
 // its last timed run on the CPU), then ours overwrites the same buffers (filled with all ones
-// first) and is copied and compared after its timing. Keys, counts and lengths must be identical, f32 sums agree within
-// sum_tolerance (checks.hpp); "max_rel_diff" records how far they were apart.
+// first) and is copied and compared after its timing. Keys, counts, lengths and the values
+// unique_by_key keeps must be identical, f32 sums agree within sum_tolerance (checks.hpp);
+// "max_rel_diff" records how far they were apart.
 //
 // Keys: run r holds the key r (so neighbouring runs differ) and has a random length in
 // [1, 2L - 1]. Bytes moved: what one pass must read and write (keys and values in, one
@@ -191,25 +193,31 @@ void bench_reduce_by_key(session& s, table& t, by_key_case& c, std::int64_t mean
       c, runs_check(c, e, false, true));
 }
 
-void bench_inclusive_scan_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_run) {
+// inclusive_scan_by_key, or (inclusive false) exclusive_scan_by_key with init 0.
+void bench_scan_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_run, bool inclusive) {
   const std::int64_t n = c.k.size();
   expected e;
   double yard = nan;
 #if PARPRIM_HAVE_CUDA
   if (s.on_gpu()) {
-    yard = yardstick::cub_inclusive_sum_by_key_ms(s, c.k.data(), c.v.data(), c.vo.data(), n);
+    yard = inclusive ? yardstick::cub_inclusive_sum_by_key_ms(s, c.k.data(), c.v.data(), c.vo.data(), n)
+                     : yardstick::cub_exclusive_sum_by_key_ms(s, c.k.data(), c.v.data(), c.vo.data(), n);
     e.values = head(c.ctx, c.vo, n);
   }
 #endif
   if (!s.on_gpu())
     yard = s.time_host_ms(
-        [&] { e.values = reference::scan_by_heads(reference::run_heads(c.keys), c.vals, op::plus, true, 0.0f); }, 3);
+        [&] { e.values = reference::scan_by_heads(reference::run_heads(c.keys), c.vals, op::plus, inclusive, 0.0f); },
+        3);
   c.poison();
-  const double ms =
-      s.time_ms([&] { inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws); });
-  // Each element's prefix in its run, in double: only this row needs them (n of each).
-  add_row(s, t, {"inclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n), yard,
-                 c.check_sums(e, n, sums_in_double(c.vals, c.offsets, true))});
+  const double ms = s.time_ms([&] {
+    if (inclusive) inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws);
+    else exclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, 0.0f, op::plus, &c.ws);
+  });
+  // Each element's prefix in its run, in double: only these rows need them (n of each).
+  const sums_of prefixes = inclusive ? sums_of::inclusive_prefixes : sums_of::exclusive_prefixes;
+  add_row(s, t, {inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n),
+                 yard, c.check_sums(e, n, sums_in_double(c.vals, c.offsets, prefixes))});
 }
 
 // unique (lengths false) or run_length_encode (true).
@@ -247,6 +255,68 @@ void bench_unique_or_rle(session& s, table& t, by_key_case& c, std::int64_t mean
         runs_check(c, e, true, false));
 }
 
+// The sequential unique_by_key: each run's first key and its value.
+expected sequential_unique_by_key(const std::vector<std::uint32_t>& keys, const std::vector<float>& vals) {
+  expected e;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (i == 0 || keys[i - 1] != keys[i]) {
+      e.keys.push_back(keys[i]);
+      e.values.push_back(vals[i]);
+    }
+  e.count = std::int64_t(e.keys.size());
+  return e;
+}
+
+void bench_unique_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_run) {
+  const std::int64_t n = c.k.size();
+  expected e;
+  double yard = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard = yardstick::cub_unique_by_key_ms(s, c.k.data(), c.v.data(), c.ko.data(), c.vo.data(), c.count.data(), n);
+    e = c.device_runs(true, false);
+  }
+#endif
+  if (!s.on_gpu()) yard = s.time_host_ms([&] { e = sequential_unique_by_key(c.keys, c.vals); }, 3);
+  // The kept values are copies of input values: bitwise the yardstick's, no tolerance.
+  auto check = [&c, &e](std::int64_t runs) {
+    return exact(c.same_runs(e, runs, false) && same_bits(head(c.ctx, c.vo, runs), e.values));
+  };
+  const double runs = double(c.keys.back()) + 1;
+  add_plain_and_into(
+      s, t, {"unique_by_key", n, mean_run, nan, 8.0 * double(n) + 8.0 * runs, yard, {}}, "unique_by_key_into",
+      [&] { return unique_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.ko, c.vo, &c.ws); },
+      [&] { unique_by_key_into<std::uint32_t, float>(c.ctx, c.k, c.v, c.ko, c.vo, c.count, &c.ws); }, c, check);
+}
+
+// unique_count against CUB's DeviceSelect::Unique, its run count being the figure compared. CUB
+// has no count-only primitive; of its two that count runs, Unique does the least beyond the
+// count (it reads the n keys and writes the R first keys), where DeviceRunLengthEncode::Encode
+// also finds each run's end and writes R 8-byte lengths. Unique still writes 4 R bytes that
+// unique_count does not (at mean run 1, all n keys again): that part of a speed-up is the
+// yardstick's extra work, not a faster count.
+void bench_unique_count(session& s, table& t, by_key_case& c, std::int64_t mean_run) {
+  const std::int64_t n = c.k.size();
+  std::int64_t want = -1;
+  double yard = nan;
+#if PARPRIM_HAVE_CUDA
+  if (s.on_gpu()) {
+    yard = yardstick::cub_unique_ms(s, c.k.data(), c.ko.data(), c.count.data(), n);
+    want = c.device_count();
+  }
+#endif
+  if (!s.on_gpu())
+    yard = s.time_host_ms([&] {
+      want = c.keys.empty() ? 0 : 1;
+      for (std::size_t i = 1; i < c.keys.size(); ++i) want += c.keys[i - 1] != c.keys[i];
+    }, 3);
+  add_plain_and_into(
+      s, t, {"unique_count", n, mean_run, nan, 4.0 * double(n), yard, {}}, "unique_count_into",
+      [&] { return unique_count<std::uint32_t>(c.ctx, c.k, &c.ws); },
+      [&] { unique_count_into<std::uint32_t>(c.ctx, c.k, c.count, &c.ws); }, c,
+      [&want](std::int64_t runs) { return exact(runs == want); });
+}
+
 void run_by_key(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 26, 1 << 28};
@@ -266,10 +336,13 @@ void run_by_key(session& s) {
       auto k = buffer<std::uint32_t>::from_host(ctx, keys);
       const auto offsets = run_offsets(keys);
       by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws, offsets,
-                    sums_in_double(vals, offsets, false)};
+                    sums_in_double(vals, offsets, sums_of::total)};
       bench_reduce_by_key(s, t, c, mean_run);
-      bench_inclusive_scan_by_key(s, t, c, mean_run);
+      bench_scan_by_key(s, t, c, mean_run, true);
+      bench_scan_by_key(s, t, c, mean_run, false);
       bench_unique_or_rle(s, t, c, mean_run, false);
+      bench_unique_by_key(s, t, c, mean_run);
+      bench_unique_count(s, t, c, mean_run);
       bench_unique_or_rle(s, t, c, mean_run, true);
     }
   }
@@ -278,7 +351,8 @@ void run_by_key(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("by_key", "reduce/scan by key, unique, run-length encoding (runs of 1, 8, 512) vs CUB",
+PARPRIM_BENCH_SUITE("by_key",
+                    "reduce/scan by key, unique (by key, count), run-length encoding (runs of 1, 8, 512) vs CUB",
                     45, run_by_key);
 
 }  // namespace parprim::bench

@@ -93,7 +93,8 @@ std::function<verdict(const std::vector<T>&)> segment_sums_check(const std::vect
                          : reference::segmented_reduce(x, offsets, T(0), op::plus);
     return [want = std::move(want)](const std::vector<T>& ours) { return exact(same_bits(ours, want)); };
   } else {
-    return [d = sums_in_double(x, offsets, prefixes)](const std::vector<T>& ours) {
+    const sums_of which = prefixes ? sums_of::inclusive_prefixes : sums_of::total;
+    return [d = sums_in_double(x, offsets, which)](const std::vector<T>& ours) {
       if (ours.size() != d.exact.size()) return exact(false);
       return compare_sums(ours.data(), nullptr, d, std::int64_t(ours.size()));
     };

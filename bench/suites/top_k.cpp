@@ -1,16 +1,19 @@
 // `parprim bench top_k`: the k largest of n f32 (k = 1, 32, 1024, 2^16, sorted output) by
-// radix select, against sorting all n and slicing (CUB DeviceRadixSort::SortKeysDescending on
-// the GPU; std::partial_sort, the sequential baseline, on the CPU); segmented_top_k over
-// segments of 4096 (k = 1, 32, 1024) vs parprim's segmented_sort of a copy (the slice not timed).
+// radix select, top_k and top_k_pairs (u32 values), against sorting all n and slicing (CUB
+// DeviceRadixSort::SortKeysDescending / SortPairsDescending on the GPU; std::partial_sort, the
+// sequential baseline, on the CPU); segmented_top_k over segments of 4096 (k = 1, 32, 1024) vs
+// parprim's segmented_sort of a copy (the slice not timed).
 // Every row's output (filled with 0xFF bytes, NaNs, before the timed calls) must be bitwise the
-// yardstick's first k keys, of each segment for segmented_top_k ("matches_segmented_sort"):
-// check_figure in engine.hpp.
+// yardstick's first k keys (and values), of each segment for segmented_top_k
+// ("matches_segmented_sort"): check_figure in engine.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checks.hpp"
@@ -26,11 +29,43 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
+// The k values of the top_k and top_k_pairs rows.
+constexpr std::int64_t ks[] = {1, 32, 1024, std::int64_t(1) << 16};
+
+// What a top_k or top_k_pairs row measured.
+struct top_k_args {
+  const char* primitive;
+  const char* type;
+  std::int64_t n, k;
+  double ms, yard_ms;
+};
+
+// One row against sort-then-slice. Bytes moved: the n keys, all that must be read (of the
+// values of top_k_pairs only the k chosen ones).
+void add_top_k_row(session& s, table& t, const top_k_args& a, const verdict& check) {
+  row r;
+  r.primitive = a.primitive;
+  r.variant = "radix_select";
+  r.type = a.type;
+  r.n = a.n;
+  r.ms = a.ms;
+  r.gbps = 4.0 * double(a.n) / (a.ms * 1e6);
+  const std::string gbps = fmt(r.gbps, 0);
+  if (!std::isnan(a.yard_ms)) {
+    r.yardstick = s.on_gpu() ? "cub_sort_then_slice" : "sequential_partial_sort";
+    r.yardstick_ms = a.yard_ms;
+  }
+  r.extra["k"] = double(a.k);
+  record_check(r, s.on_gpu(), check);
+  s.add(std::move(r));
+  t.add({fmt_int(a.n), fmt_int(a.k), fmt(a.ms, 4), gbps, fmt(a.yard_ms, 4), fmt(a.yard_ms / a.ms, 2),
+         check_cell(check.matches)});
+}
+
 void run_top_k(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 28};
   if (!s.on_gpu()) defaults = {1 << 24};
-  const char* yard = s.on_gpu() ? "cub_sort_then_slice" : "sequential_partial_sort";
   table t("top_k (k largest, sorted), f32, on " + ctx.name(),
           {"n", "k", "ms", "GB/s", s.on_gpu() ? "sort+slice ms" : "partial_sort ms", "vs yardstick",
            s.on_gpu() ? "same as CUB" : "same as sequential"});
@@ -43,7 +78,7 @@ void run_top_k(session& s) {
 #if PARPRIM_HAVE_CUDA
     if (s.on_gpu()) sort_ms = yardstick::cub_sort_then_slice_ms(s, in.data(), sorted.data(), n);
 #endif
-    for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(1024), std::int64_t(1) << 16}) {
+    for (std::int64_t k : ks) {
       if (k > n) continue;
       buffer<float> out(ctx, k);
       out.fill_bytes(0xFF);
@@ -59,23 +94,76 @@ void run_top_k(session& s) {
         }, 3);
         y.resize(std::size_t(k));
       }
-      const verdict check = exact(same_bits(out.to_host(), y));
-      row r;
-      r.primitive = "top_k";
-      r.variant = "radix_select";
-      r.type = "f32";
-      r.n = n;
-      r.ms = ms;
-      r.gbps = 4.0 * double(n) / (ms * 1e6);
-      if (!std::isnan(yard_ms)) {
-        r.yardstick = yard;
-        r.yardstick_ms = yard_ms;
+      add_top_k_row(s, t, {"top_k", "f32", n, k, ms, yard_ms}, exact(same_bits(out.to_host(), y)));
+    }
+  }
+  t.print();
+}
+
+// The sequential top_k_pairs: std::partial_sort of every (key, position) pair, the larger key
+// first and of equal keys the earlier (top_k_pairs' ties), the first k kept. Building the pairs
+// is part of its time, as the top_k row's oracle times its copy of the keys.
+void partial_sort_pairs(const std::vector<float>& x, std::int64_t k, std::vector<float>& keys,
+                        std::vector<std::uint32_t>& values) {
+  std::vector<std::pair<float, std::uint32_t>> p(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) p[i] = {x[i], std::uint32_t(i)};
+  std::partial_sort(p.begin(), p.begin() + k, p.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  keys.resize(std::size_t(k));
+  values.resize(std::size_t(k));
+  for (std::size_t i = 0; i < std::size_t(k); ++i) keys[i] = p[i].first, values[i] = p[i].second;
+}
+
+// top_k_pairs of the same keys with u32 values, each key's position: the check then sees which
+// of equal keys were taken and in what order, which must be the stable sort's (CUB's radix sort
+// is stable). At the default sizes there are many: uniform f32 in [0, 1) are 2^-24 apart near 1,
+// so the 2^16 largest of 2^24 fall on about 2^16 values (a key on each on average, many of them
+// repeated), and those of 2^28 on about 16 keys to a value.
+void run_top_k_pairs(session& s) {
+  const context& ctx = s.ctx();
+  std::vector<std::int64_t> defaults = {1 << 28};
+  if (!s.on_gpu()) defaults = {1 << 24};
+  table t("top_k_pairs (k largest keys with their values, sorted), f32/u32, on " + ctx.name(),
+          {"n", "k", "ms", "GB/s", s.on_gpu() ? "sort+slice ms" : "partial_sort ms", "vs yardstick",
+           s.on_gpu() ? "same as CUB" : "same as sequential"});
+  // Keys and values, their sorted copies on the GPU, and about as much again of CUB's temp.
+  for (std::int64_t n : s.sizes_or(defaults, 4 * 6)) {
+    auto x = random_data<float>(n, 21);
+    std::vector<std::uint32_t> positions(static_cast<std::size_t>(n));
+    std::iota(positions.begin(), positions.end(), 0u);
+    auto keys = buffer<float>::from_host(ctx, x);
+    auto values = buffer<std::uint32_t>::from_host(ctx, positions);
+    workspace ws(ctx);
+    double sort_ms = nan;
+    buffer<float> sorted_keys(ctx, s.on_gpu() ? n : 0);  // CUB's descending sort of the pairs
+    buffer<std::uint32_t> sorted_values(ctx, s.on_gpu() ? n : 0);
+#if PARPRIM_HAVE_CUDA
+    if (s.on_gpu())
+      sort_ms = yardstick::cub_sort_pairs_then_slice_ms(s, keys.data(), values.data(), sorted_keys.data(),
+                                                        sorted_values.data(), n);
+#endif
+    for (std::int64_t k : ks) {
+      if (k > n) continue;
+      buffer<float> keys_out(ctx, k);
+      buffer<std::uint32_t> values_out(ctx, k);
+      keys_out.fill_bytes(0xFF);
+      values_out.fill_bytes(0xFF);
+      const double ms = s.time_ms([&] {
+        top_k_pairs<float, std::uint32_t>(ctx, keys, values, k, keys_out, values_out, sort_order::descending, true,
+                                          &ws);
+      });
+      double yard_ms = sort_ms;
+      std::vector<float> yk;  // the yardstick's k largest keys and their values, in order
+      std::vector<std::uint32_t> yv;
+      if (s.on_gpu()) {
+        yk = head(ctx, sorted_keys, k);
+        yv = head(ctx, sorted_values, k);
+      } else {
+        yard_ms = s.time_host_ms([&] { partial_sort_pairs(x, k, yk, yv); }, 3);
       }
-      r.extra["k"] = double(k);
-      record_check(r, s.on_gpu(), check);
-      s.add(std::move(r));
-      t.add({fmt_int(n), fmt_int(k), fmt(ms, 4), fmt(4.0 * double(n) / (ms * 1e6), 0), fmt(yard_ms, 4),
-             fmt(yard_ms / ms, 2), check_cell(check.matches)});
+      add_top_k_row(s, t, {"top_k_pairs", "f32/u32", n, k, ms, yard_ms},
+                    exact(same_bits(keys_out.to_host(), yk) && same_bits(values_out.to_host(), yv)));
     }
   }
   t.print();
@@ -139,13 +227,15 @@ void run_segmented_top_k(session& s) {
 
 void run_top_k_suite(session& s) {
   run_top_k(s);
+  run_top_k_pairs(s);
   run_segmented_top_k(s);
 }
 
 }  // namespace
 
 PARPRIM_BENCH_SUITE("top_k",
-                    "top_k by radix select (k = 1, 32, 1024, 2^16) vs sort-then-slice; segmented_top_k vs segmented_sort",
+                    "top_k and top_k_pairs by radix select (k = 1, 32, 1024, 2^16) vs sort-then-slice; "
+                    "segmented_top_k vs segmented_sort",
                     48, run_top_k_suite);
 
 }  // namespace parprim::bench

@@ -1,7 +1,7 @@
-// Yardsticks: CUB DeviceReduce::ReduceByKey, DeviceScan::InclusiveSumByKey,
-// DeviceSelect::Unique, DeviceRunLengthEncode::Encode, DeviceSegmentedReduce::Sum, and
-// thrust::merge / thrust::lower_bound, DeviceRadixSort for sort-then-slice top-k, on the
-// session's stream.
+// Yardsticks: CUB DeviceReduce::ReduceByKey, DeviceScan::InclusiveSumByKey and
+// ExclusiveSumByKey, DeviceSelect::Unique and UniqueByKey, DeviceRunLengthEncode::Encode,
+// DeviceSegmentedReduce::Sum, thrust::merge / merge_by_key / lower_bound / upper_bound, and
+// DeviceRadixSort (keys, and pairs) for sort-then-slice top-k, on the session's stream.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
@@ -36,10 +36,27 @@ double cub_inclusive_sum_by_key_ms(session& s, const std::uint32_t* keys, const 
   });
 }
 
+double cub_exclusive_sum_by_key_ms(session& s, const std::uint32_t* keys, const float* values,
+                                   float* out, std::int64_t n) {
+  return time_cub(s, "cub::DeviceScan::ExclusiveSumByKey", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceScan::ExclusiveSumByKey(t, b, keys, values, out, n,
+                                              ::cuda::std::equal_to<std::uint32_t>{}, st);
+  });
+}
+
 double cub_unique_ms(session& s, const std::uint32_t* in, std::uint32_t* out,
                      std::int64_t* count, std::int64_t n) {
   return time_cub(s, "cub::DeviceSelect::Unique", [&](void* t, std::size_t& b, cudaStream_t st) {
     return cub::DeviceSelect::Unique(t, b, in, out, count, n, st);
+  });
+}
+
+double cub_unique_by_key_ms(session& s, const std::uint32_t* keys, const float* values,
+                            std::uint32_t* keys_out, float* values_out, std::int64_t* count,
+                            std::int64_t n) {
+  return time_cub(s, "cub::DeviceSelect::UniqueByKey", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceSelect::UniqueByKey(t, b, keys, values, keys_out, values_out, count, n,
+                                          ::cuda::std::equal_to<std::uint32_t>{}, st);
   });
 }
 
@@ -63,17 +80,35 @@ double thrust_merge_ms(session& s, const std::uint32_t* a, std::int64_t na,
   return s.time_ms([&] { thrust::merge(thrust::cuda::par.on(stream), a, a + na, b, b + nb, out); });
 }
 
-double thrust_lower_bound_ms(session& s, const std::uint32_t* sorted, std::int64_t n,
-                             const std::uint32_t* queries, std::int64_t m, std::int64_t* out) {
+double thrust_merge_by_key_ms(session& s, const std::uint32_t* a_keys, const std::uint32_t* a_values,
+                              std::int64_t na, const std::uint32_t* b_keys,
+                              const std::uint32_t* b_values, std::int64_t nb, std::uint32_t* keys_out,
+                              std::uint32_t* values_out) {
   auto stream = static_cast<cudaStream_t>(s.ctx().stream());
   return s.time_ms([&] {
-    thrust::lower_bound(thrust::cuda::par.on(stream), sorted, sorted + n, queries, queries + m, out);
+    thrust::merge_by_key(thrust::cuda::par.on(stream), a_keys, a_keys + na, b_keys, b_keys + nb, a_values,
+                         b_values, keys_out, values_out);
   });
+}
+
+double thrust_bound_ms(session& s, bool upper, const std::uint32_t* sorted, std::int64_t n,
+                       const std::uint32_t* queries, std::int64_t m, std::int64_t* out) {
+  auto policy = thrust::cuda::par.on(static_cast<cudaStream_t>(s.ctx().stream()));
+  if (upper)
+    return s.time_ms([&] { thrust::upper_bound(policy, sorted, sorted + n, queries, queries + m, out); });
+  return s.time_ms([&] { thrust::lower_bound(policy, sorted, sorted + n, queries, queries + m, out); });
 }
 
 double cub_sort_then_slice_ms(session& s, const float* in, float* sorted, std::int64_t n) {
   return time_cub(s, "cub::DeviceRadixSort::SortKeysDescending", [&](void* t, std::size_t& b, cudaStream_t st) {
     return cub::DeviceRadixSort::SortKeysDescending(t, b, in, sorted, n, 0, 32, st);
+  });
+}
+
+double cub_sort_pairs_then_slice_ms(session& s, const float* keys, const std::uint32_t* values,
+                                    float* sorted_keys, std::uint32_t* sorted_values, std::int64_t n) {
+  return time_cub(s, "cub::DeviceRadixSort::SortPairsDescending", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceRadixSort::SortPairsDescending(t, b, keys, sorted_keys, values, sorted_values, n, 0, 32, st);
   });
 }
 
