@@ -309,14 +309,14 @@ TEST_P(SearchMerge, UnsortedMergeByKeyInputIsAnError) {
     std::vector<std::string> want{"merge_by_key", ctx.name()};
     if (shape == 0) {
       b[1234] = -7;
-      want.insert(want.end(), {"b is not sorted (ascending)", "element 1234 comes before element 1233"});
+      want.insert(want.end(), {"b_keys is not sorted (ascending)", "element 1234 comes before element 1233"});
     } else if (shape == 1) {
       a[2500] = -3;
-      want.insert(want.end(), {"a is not sorted (ascending)", "element 2500 comes before element 2499"});
+      want.insert(want.end(), {"a_keys is not sorted (ascending)", "element 2500 comes before element 2499"});
     } else {  // descending asked, a ascending, b descending: a's first pair is out of order
       order = sort_order::descending;
       std::reverse(b.begin(), b.end());
-      want.insert(want.end(), {"a is not sorted (descending)", "element 1 comes before element 0"});
+      want.insert(want.end(), {"a_keys is not sorted (descending)", "element 1 comes before element 0"});
     }
     SCOPED_TRACE("shape=" + std::to_string(shape));
     auto ba = buffer<std::int32_t>::from_host(ctx, a);

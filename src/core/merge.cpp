@@ -15,17 +15,29 @@ namespace parprim {
 
 namespace {
 
+// The entry point and the parameter names its messages use for the key spans.
+struct merge_names {
+  const char* function;
+  const char* a;
+  const char* b;
+  const char* out;
+  const char* sum;  // for the size check of the output
+};
+constexpr merge_names keys_only{"merge", "a", "b", "out", "a.size() + b"};
+constexpr merge_names keys_of_pairs{"merge_by_key", "a_keys", "b_keys", "keys_out", "a_keys.size() + b_keys"};
+
 template <class K, class V>
-void merge_front_end(const char* name, const context& ctx, span<const K> a, const V* a_values,
+void merge_front_end(const merge_names& names, const context& ctx, span<const K> a, const V* a_values,
                      span<const K> b, const V* b_values, span<K> out, V* out_values,
                      sort_order order, workspace* ws) {
+  const char* name = names.function;
   detail::checker c(ctx, name);
-  c.valid(a, "a");
-  c.valid(b, "b");
-  c.valid(out, "out");
-  c.same_size(a.size() + b.size(), "a.size() + b", out.size(), "out");
-  c.no_overlap(a, "a", out, "out", false);
-  c.no_overlap(b, "b", out, "out", false);
+  c.valid(a, names.a);
+  c.valid(b, names.b);
+  c.valid(out, names.out);
+  c.same_size(a.size() + b.size(), names.sum, out.size(), names.out);
+  c.no_overlap(a, names.a, out, names.out, false);
+  c.no_overlap(b, names.b, out, names.out, false);
   c.known_option(order, sort_order::descending, "order");
   c.own_workspace(ws);
   if (out.size() == 0) return;
@@ -46,7 +58,7 @@ void merge_front_end(const char* name, const context& ctx, span<const K> a, cons
   if (bad >= 0) {
     const bool in_a = bad < a.size();
     const std::int64_t p = in_a ? bad : bad - a.size();
-    c.fail(std::string(in_a ? "a" : "b") + " is not sorted (" + to_string(order) + "): element " +
+    c.fail(std::string(in_a ? names.a : names.b) + " is not sorted (" + to_string(order) + "): element " +
            std::to_string(p + 1) + " comes before element " + std::to_string(p));
   }
   cpu_backend::merge(ctx, ak, av, a.size(), bk, bv, b.size(), ok, ov, ord);
@@ -57,7 +69,7 @@ void merge_front_end(const char* name, const context& ctx, span<const K> a, cons
 template <class T>
 void merge(const context& ctx, span<const T> a, span<const T> b, span<T> out, sort_order order,
            workspace* ws) {
-  merge_front_end<T, T>("merge", ctx, a, nullptr, b, nullptr, out, nullptr, order, ws);
+  merge_front_end<T, T>(keys_only, ctx, a, nullptr, b, nullptr, out, nullptr, order, ws);
 }
 
 template <class K, class V>
@@ -76,7 +88,7 @@ void merge_by_key(const context& ctx, span<const K> a_keys, span<const V> a_valu
   c.no_overlap(keys_out, "keys_out", values_out, "values_out", false);
   c.no_overlap(a_keys, "a_keys", values_out, "values_out", false);
   c.no_overlap(b_keys, "b_keys", values_out, "values_out", false);
-  merge_front_end<K, V>("merge_by_key", ctx, a_keys, a_values.data(), b_keys, b_values.data(),
+  merge_front_end<K, V>(keys_of_pairs, ctx, a_keys, a_values.data(), b_keys, b_values.data(),
                         keys_out, values_out.data(), order, ws);
 }
 

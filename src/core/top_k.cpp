@@ -17,26 +17,36 @@ namespace parprim {
 
 namespace {
 
+// The parameter names that messages give the key spans: in and out for top_k and
+// segmented_top_k, keys and keys_out for their pairs forms.
+struct key_names {
+  const char* in;
+  const char* out;
+};
+constexpr key_names keys_only{"in", "out"};
+constexpr key_names keys_of_pairs{"keys", "keys_out"};
+
 // What every top-k entry point checks first: the keys in and out, the order, the workspace.
 template <class K>
-void check_keys(const detail::checker& c, span<const K> in, span<K> out, sort_order order,
-                workspace* ws) {
-  c.valid(in, "in");
-  c.valid(out, "out");
-  c.no_overlap(in, "in", out, "out", false);
+void check_keys(const detail::checker& c, span<const K> in, span<K> out, key_names names,
+                sort_order order, workspace* ws) {
+  c.valid(in, names.in);
+  c.valid(out, names.out);
+  c.no_overlap(in, names.in, out, names.out, false);
   c.known_option(order, sort_order::descending, "order");
   c.own_workspace(ws);
 }
 
 template <class K, class V>
 void select_front_end(const detail::checker& c, span<const K> in, const V* values,
-                      std::int64_t k, span<K> out, V* out_values, sort_order order,
-                      workspace* ws) {
+                      std::int64_t k, span<K> out, V* out_values, key_names names,
+                      sort_order order, workspace* ws) {
   const context& ctx = c.ctx();
-  check_keys(c, in, out, order, ws);
+  check_keys(c, in, out, names, order, ws);
   if (k < 1 || k > in.size())
-    c.fail("k=" + std::to_string(k) + " is outside [1, in.size()=" + std::to_string(in.size()) + "]");
-  if (out.size() != k) c.fail("out.size()=" + std::to_string(out.size()) + " but k=" + std::to_string(k));
+    c.fail("k=" + std::to_string(k) + " is outside [1, " + names.in + ".size()=" + std::to_string(in.size()) + "]");
+  if (out.size() != k)
+    c.fail(std::string(names.out) + ".size()=" + std::to_string(out.size()) + " but k=" + std::to_string(k));
   using U = detail::key_word_t<K>;
   using W = detail::key_word_t<V>;
   auto* x = reinterpret_cast<const U*>(in.data());
@@ -69,13 +79,14 @@ void check_values(const detail::checker& c, span<const K> keys, span<const V> va
 template <class K, class V>
 void segmented_front_end(const detail::checker& c, span<const K> in, const V* values,
                          span<const std::int64_t> offsets, std::int64_t k, span<K> out,
-                         V* out_values, sort_order order, bool sorted, workspace* ws) {
+                         V* out_values, key_names names, sort_order order, bool sorted,
+                         workspace* ws) {
   const context& ctx = c.ctx();
-  check_keys(c, in, out, order, ws);
+  check_keys(c, in, out, names, order, ws);
   if (k < 1) c.fail("k=" + std::to_string(k) + " but must be >= 1");
   const std::int64_t segments = offsets.size() - 1;
   if (offsets.size() >= 1 && (out.size() % k != 0 || out.size() / k != segments))
-    c.fail("out.size()=" + std::to_string(out.size()) + " but offsets.size()=" +
+    c.fail(std::string(names.out) + ".size()=" + std::to_string(out.size()) + " but offsets.size()=" +
            std::to_string(offsets.size()) + " describes " + std::to_string(segments) +
            " segments of k=" + std::to_string(k) + " slots");
   const detail::covered range = detail::check_offsets(c, offsets, in.size());
@@ -104,7 +115,7 @@ template <class T>
 void segmented_top_k(const context& ctx, span<const T> in, span<const std::int64_t> offsets,
                      std::int64_t k, span<T> out, sort_order order, bool sorted, workspace* ws) {
   detail::checker c(ctx, "segmented_top_k");
-  segmented_front_end<T, T>(c, in, nullptr, offsets, k, out, nullptr, order, sorted, ws);
+  segmented_front_end<T, T>(c, in, nullptr, offsets, k, out, nullptr, keys_only, order, sorted, ws);
 }
 
 template <class K, class V>
@@ -113,15 +124,15 @@ void segmented_top_k_pairs(const context& ctx, span<const K> keys, span<const V>
                            span<V> values_out, sort_order order, bool sorted, workspace* ws) {
   detail::checker c(ctx, "segmented_top_k_pairs");
   check_values(c, keys, values, keys_out, values_out);
-  segmented_front_end<K, V>(c, keys, values.data(), offsets, k, keys_out, values_out.data(), order,
-                            sorted, ws);
+  segmented_front_end<K, V>(c, keys, values.data(), offsets, k, keys_out, values_out.data(),
+                            keys_of_pairs, order, sorted, ws);
 }
 
 template <class T>
 void top_k(const context& ctx, span<const T> in, std::int64_t k, span<T> out, sort_order order,
            bool sorted, workspace* ws) {
   detail::checker c(ctx, "top_k");
-  select_front_end<T, T>(c, in, nullptr, k, out, nullptr, order, ws);
+  select_front_end<T, T>(c, in, nullptr, k, out, nullptr, keys_only, order, ws);
   if (sorted) radix_sort<T>(ctx, out, order, 0, -1, sort_algorithm::onesweep, ws);
 }
 
@@ -131,7 +142,8 @@ void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, s
                  workspace* ws) {
   detail::checker c(ctx, "top_k_pairs");
   check_values(c, keys, values, keys_out, values_out);
-  select_front_end<K, V>(c, keys, values.data(), k, keys_out, values_out.data(), order, ws);
+  select_front_end<K, V>(c, keys, values.data(), k, keys_out, values_out.data(), keys_of_pairs,
+                         order, ws);
   if (sorted) radix_sort_pairs<K, V>(ctx, keys_out, values_out, order, 0, -1, sort_algorithm::onesweep, ws);
 }
 

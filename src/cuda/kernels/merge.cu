@@ -56,8 +56,10 @@ void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, c
   }
   const std::string name = std::string("parprim::") + who + " [" + ctx.name() + "]: ";
   const char* order = ord.descending ? "descending" : "ascending";
+  // The parameter names of the entry point: merge_by_key (values travel) takes a_keys, b_keys.
+  const bool keyed = out_values != nullptr;
   for (int range = 0; range < 2; ++range) {
-    const std::string which = range == 0 ? "a" : "b";
+    const std::string which = range == 0 ? (keyed ? "a_keys" : "a") : (keyed ? "b_keys" : "b");
     cuda_rt::defer_bad_position(ctx, range == 0 ? unsorted_a : unsorted_b,
                                 [=](std::int64_t pos) {
                                   return error(errc::invalid_argument,
