@@ -129,6 +129,9 @@ sanitize_jobs() {
 sanitize_one() {
   local tool=$1 bin=$2 filter=$3 max=70000
   [ "$tool" = memcheck ] || max=20000
+  # SANITIZE_MAX_N_<tool> (e.g. SANITIZE_MAX_N_racecheck=5000) lowers the cap for one tool.
+  local per_tool_max="SANITIZE_MAX_N_$tool"
+  max=${!per_tool_max:-$max}
   local limit=${SANITIZE_TIMEOUT:-420} left=$((SANITIZE_DEADLINE - $(date +%s)))
   [ $left -lt $limit ] && limit=$left
   if [ $limit -lt 15 ]; then
@@ -152,7 +155,9 @@ stage_sanitize() {
   rm -rf "$SANITIZE_LOGS" && mkdir -p "$SANITIZE_LOGS"
   : >"$OUT/sanitize-summary.txt"
   # Independent processes share the GPU; SANITIZE_PARALLEL (default 8) at a time.
-  sanitize_jobs | xargs -P "${SANITIZE_PARALLEL:-8}" -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
+  # SANITIZE_JOBS names a file of "TOOL BINARY FILTER" lines to run instead of the full list
+  # (e.g. the jobs a summary reported as stopped or not run).
+  if [ -n "${SANITIZE_JOBS:-}" ]; then cat "$SANITIZE_JOBS"; else sanitize_jobs; fi | xargs -P "${SANITIZE_PARALLEL:-8}" -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
   sort -o "$OUT/sanitize-summary.txt" "$OUT/sanitize-summary.txt"
   cat "$OUT/sanitize-summary.txt"
   local rc=0
