@@ -61,7 +61,9 @@ ok "checked cpu bench" "$cli" bench by_key segmented merge_search --backend cpu 
 python3 - "$tmp/c.json" <<'PY' || fail=1
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
-assert len(rows) == 2 * (21 + 12 + 4), len(rows)
+# per n: 12 by-key rows for each of 3 mean run lengths, 6 segment shapes of 3 rows, and merge,
+# merge_by_key and both searches on sorted and unsorted queries
+assert len(rows) == 2 * (3 * 12 + 6 * 3 + 6), len(rows)
 for r in rows:
     assert r["extra"].get("matches_sequential") == 1, r
 PY
@@ -73,8 +75,9 @@ ok "checked cpu bench (top_k, partition)" "$cli" bench top_k partition --backend
 python3 - "$tmp/d.json" "$tmp/b.json" <<'PY' || fail=1
 import json, sys
 top_k, reduce_scan = (json.load(open(p))["results"] for p in sys.argv[1:])
-# top_k: k = 1, 32 (n = 1000) and 1, 32, 1024 (n = 5000); 3 segmented_top_k and 4 partition rows per n
-assert len(top_k) == 2 + 3 + 2 * (3 + 4), len(top_k)
+# top_k and top_k_pairs: k = 1, 32 (n = 1000) and 1, 32, 1024 (n = 5000); 3 segmented_top_k and
+# 4 partition rows per n
+assert len(top_k) == 2 * (2 + 3) + 2 * (3 + 4), len(top_k)
 for r in top_k + reduce_scan:
     checks = {k: v for k, v in r["extra"].items() if k.startswith("matches_")}
     assert list(checks.values()) == [1], r
