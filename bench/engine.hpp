@@ -63,8 +63,7 @@ inline constexpr double noisy_spread = 0.10;
 // check_figure(): "matches_cub" on the GPU (the yardstick is CUB or Thrust), "matches_sequential"
 // on the CPU (the sequential oracle); 1 when they agreed, 0 when not. A yardstick of another
 // kind names its own figure, e.g. "matches_segmented_sort". session::add counts the rows whose
-// check failed (any "matches_" figure 0, or the "mismatch" / "mismatch_vs_yardstick" figures of
-// the cpu and histogram suites set), and `parprim bench` exits non-zero after its tables.
+// check failed (any "matches_" figure 0, or the histogram suite's "mismatch_vs_yardstick" set), and `parprim bench` exits non-zero after its tables.
 inline const char* check_figure(bool on_gpu) { return on_gpu ? "matches_cub" : "matches_sequential"; }
 // The table cell of a check: "yes", "NO", or "-" where nothing was compared (NaN).
 std::string check_cell(double matches);

@@ -82,6 +82,18 @@ for r in top_k + reduce_scan:
     checks = {k: v for k, v in r["extra"].items() if k.startswith("matches_")}
     assert list(checks.values()) == [1], r
 PY
+# The cpu suite (parprim against TBB, std::execution::par and GNU parallel): each primitive's
+# row records its comparison with the sequential oracle; the copy row compares nothing.
+ok "checked cpu bench (cpu libraries)" "$cli" bench cpu --backend cpu --sizes 1000,5000 --reps 1 \
+  --warmup 0 --json "$tmp/f.json"
+python3 - "$tmp/f.json" <<'PY' || fail=1
+import collections, json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+want = {"copy": 2, "reduce": 2, "exclusive_scan": 2, "copy_if": 2, "histogram": 2, "radix_sort": 2}
+assert collections.Counter(r["primitive"] for r in rows) == want, collections.Counter(r["primitive"] for r in rows)
+for r in rows:
+    assert r["extra"].get("matches_sequential") == (None if r["primitive"] == "copy" else 1), r
+PY
 # The dot, gather_scatter, gemm, sort, segmented_sort and histogram suites' rows: dot against the
 # sum in long double, gemm against the product in double, gather/scatter against their
 # definition, the sorts against std::stable_sort (of every segment for segmented_sort; all
