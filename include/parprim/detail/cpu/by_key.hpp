@@ -8,6 +8,7 @@
 // are combined left to right, so the operator need not be commutative.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -38,6 +39,21 @@ template <runs_kind Kind, class V>
 inline constexpr bool folds_within_block =
     std::is_floating_point_v<V> && (Kind == runs_kind::scan || Kind == runs_kind::reduce);
 
+// Counts the heads of [begin, end) into s without a branch per element: unique_count, and
+// the first pass of unique and its kin. With a branch on each head, keys with runs of mean
+// length 8 (a head in one element of eight, at random) took 2.6 ms on 2 threads for 2^22 u32
+// keys where the sequential count took 1.1 ms.
+template <class K, class V, class Eq>
+void count_heads(const runs_io<K, V>& io, Eq eq, std::int64_t begin, std::int64_t end,
+                 run_state<V>& s) {
+  if (begin >= end) return;
+  std::int64_t heads = begin == 0 ? 1 : 0;
+  for (std::int64_t i = std::max<std::int64_t>(begin, 1); i < end; ++i)
+    heads += eq(io.keys[i - 1], io.keys[i]) ? 0 : 1;
+  s.heads += heads;
+  s.valid = 1;
+}
+
 // Folds (write false) or folds and writes (write true) elements [begin, end) into s. Under
 // folds_within_block, s starts as the identity and carry is the state before the block: the
 // outputs of the run carried in combine carry in, and at the block's first head s becomes the
@@ -45,6 +61,9 @@ inline constexpr bool folds_within_block =
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
                run_state<V>& s, bool write, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
+  if constexpr (Kind == runs_kind::heads) {
+    if (!write) return count_heads(io, eq, begin, end, s);
+  }
   const segmented_op<V, Op> combine{op};
   bool continuing = folds_within_block<Kind, V> && write && carry.valid;
   for (std::int64_t i = begin; i < end; ++i) {
