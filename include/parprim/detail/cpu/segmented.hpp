@@ -1,10 +1,12 @@
 // CPU body of the segmented primitives (detail/segmented.hpp), for any value type and
 // associative operator: fixed blocks of the input, three phases.
-//   1. each block folds its elements into a run state (heads seen, value since the last head,
-//      tag of the last head);
+//   1. each block's run state (heads seen, value since the last head, tag of the last head):
+//      the scans count the heads and fold from the last one; segmented_reduce folds every run
+//      and writes those that start in the block;
 //   2. the block states are scanned in block order (a few thousand at most);
-//   3. each block walks its elements again from its exclusive prefix and writes. A run is
-//      written when the next one starts (by the block holding that head) or at the end.
+//   3. the scans walk each block again from its exclusive prefix and write; segmented_reduce
+//      only closes the run each block continues. A run is written when the next one starts
+//      (by the block holding that head) or at the end.
 // Blocks depend on n only, so float results are the same on any number of threads; values
 // are combined left to right, so the operator need not be commutative.
 #pragma once
