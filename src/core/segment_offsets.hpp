@@ -8,10 +8,13 @@
 // the generic one).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "parprim/detail/cpu/parallel.hpp"
 #include "parprim/detail/segmented.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/span.hpp"
@@ -34,13 +37,7 @@ class offsets_check {
       return;
     }
 #endif
-    const std::int64_t* o = offsets.data();
-    for (std::int64_t s = 0; s <= segments && bad_ < 0; ++s) {
-      if (o[s] < 0 || o[s] > n || (s < segments && o[s + 1] < o[s])) bad_ = s;
-      else if (s < segments && o[s + 1] - o[s] > range_.longest) range_.longest = o[s + 1] - o[s];
-    }
-    range_.first = o[0];
-    range_.last = o[segments];
+    check_on_cpu(offsets.data(), segments);
   }
 
   // CUDA: the check's verdict words on the device (cuda_tuning::offsets_verdict_words), for
@@ -69,6 +66,34 @@ class offsets_check {
   }
 
  private:
+  // The CPU check, in blocks of offsets on the context's threads; the first bad entry and the
+  // longest segment are taken in block order. One thread's pass over the offsets cost more
+  // than the segmented scan it guarded in segments of 1 (2^22 + 1 offsets, 32 MB: the scan
+  // took 11.3 ms on 2 threads with it, against 3.1-4.3 ms for the sequential scan alone).
+  void check_on_cpu(const std::int64_t* o, std::int64_t segments) {
+    constexpr std::int64_t block = 1 << 16;
+    const std::int64_t blocks = cpu::block_count(segments + 1, block);
+    std::vector<std::int64_t> bad(static_cast<std::size_t>(blocks), -1), longest(bad.size(), 0);
+    auto check_block = [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      std::int64_t most = 0;
+      for (std::int64_t s = begin; s < end; ++s) {
+        if (o[s] < 0 || o[s] > n_ || (s < segments && o[s + 1] < o[s])) {
+          bad[static_cast<std::size_t>(b)] = s;
+          break;
+        }
+        if (s < segments) most = std::max(most, o[s + 1] - o[s]);
+      }
+      longest[static_cast<std::size_t>(b)] = most;
+    };
+    cpu::blocked_for(c_.ctx(), segments + 1, block, check_block);
+    for (std::size_t b = 0; b < bad.size() && bad_ < 0; ++b) {
+      bad_ = bad[b];
+      range_.longest = std::max(range_.longest, longest[b]);
+    }
+    range_.first = o[0];
+    range_.last = o[segments];
+  }
+
   const checker& c_;
   std::int64_t n_;
   std::int64_t bad_ = -1;

@@ -139,14 +139,16 @@ inline void scan_element(state<V>& s, const segments_job<V>& job, std::int64_t i
 }
 
 // fold_stretch, writing the scan's outputs too. Each value is read before its output is
-// written (the scans may run in place).
+// written (the scans may run in place). The state goes in and out by value: taken by
+// reference, the caller's state escaped into this call and was kept in memory, reloaded after
+// every output store (segments of 1, 2^22 f32 on 2 threads: 5.4-7.2 ms, by value 3.7-3.8 ms).
 template <class V, class Op>
-inline void scan_stretch(state<V>& s, const segments_job<V>& job, std::int64_t i, std::int64_t h, Op op,
-                         const state<V>* carry) {
+inline state<V> scan_stretch(state<V> s, const segments_job<V>& job, std::int64_t i, std::int64_t h, Op op,
+                             const state<V>* carry) {
   if (i < h && (!s.valid || !job.values)) scan_element(s, job, i++, op, carry);
   if (i >= h || !job.values) {
     for (; i < h; ++i) scan_element(s, job, i, op, carry);
-    return;
+    return s;
   }
   const V* x = job.values;
   V* out = job.scan_out;
@@ -172,7 +174,11 @@ inline void scan_stretch(state<V>& s, const segments_job<V>& job, std::int64_t i
     }
   }
   s.value = acc;
+  return s;
 }
+
+template <class V>
+inline constexpr const state<V>* no_carry = nullptr;
 
 // Writes the outputs of the run that `s` closes.
 template <class V>
@@ -191,27 +197,28 @@ template <class V, class Op>
 void write_block(const segments_job<V>& job, const state<V>& carry, std::int64_t begin, std::int64_t end,
                  Op op) {
   head_finder<V> heads(job, begin);
-  bool continuing = std::is_floating_point_v<V> && carry.valid;
+  const bool continuing = std::is_floating_point_v<V> && carry.valid;
   state<V> s = continuing ? state<V>{} : carry;
-  for (std::int64_t i = begin; i < end;) {
-    std::int64_t tag = 0;
-    const std::int64_t h = heads.next(i, end, tag, true);
-    if (job.scan_out)
-      scan_stretch(s, job, i, h, op, continuing ? &carry : nullptr);
-    else
-      fold_stretch(s, job, i, h, op);
-    if (h == end) break;
-    if (continuing) {
-      s = combine(carry, s, op);
-      continuing = false;
-    }
+  std::int64_t tag = 0;
+  std::int64_t h = heads.next(begin, end, tag, true);
+  // The stretch before the block's first head continues the run carried in.
+  if (begin < h && job.scan_out)
+    s = scan_stretch(s, job, begin, h, op, continuing ? &carry : nullptr);
+  else if (begin < h)
+    fold_stretch(s, job, begin, h, op);
+  if (continuing && (h < end || end == job.n)) s = combine(carry, s, op);
+  while (h < end) {
     if (s.valid) close_run(job, s);
     step(s, job, h, true, tag, op);
     if (job.scan_out) job.scan_out[h] = job.inclusive ? s.value : job.init;
-    i = h + 1;
+    const std::int64_t i = h + 1;
+    h = heads.next(i, end, tag, true);
+    if (i < h && job.scan_out)
+      s = scan_stretch(s, job, i, h, op, no_carry<V>);
+    else if (i < h)
+      fold_stretch(s, job, i, h, op);
   }
   if (end == job.n) {
-    if (continuing) s = combine(carry, s, op);
     close_run(job, s);
     heads.finish(true);
   }
