@@ -52,7 +52,8 @@ void merge_front_end(const merge_names& names, const context& ctx, span<const K>
   auto* ov = reinterpret_cast<W*>(out_values);
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda)
-    return cuda_backend::merge(ctx, ak, av, a.size(), bk, bv, b.size(), ok, ov, ord, name, ws);
+    return cuda_backend::merge(ctx, ak, av, a.size(), bk, bv, b.size(), ok, ov, ord, name, names.a,
+                               names.b, ws);
 #endif
   const std::int64_t bad = cpu_backend::first_unsorted(ctx, ak, a.size(), bk, b.size(), ord);
   if (bad >= 0) {

@@ -19,6 +19,6 @@ void search(const context& ctx, const U* sorted, std::int64_t n, const U* querie
 template <class U, class W>
 void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, const U* b,
            const W* b_values, std::int64_t nb, U* out, W* out_values, detail::key_order<U> ord,
-           const char* who, workspace* ws);
+           const char* who, const char* a_name, const char* b_name, workspace* ws);
 
 }  // namespace parprim::cuda_backend

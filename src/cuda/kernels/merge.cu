@@ -40,7 +40,7 @@ void launch_merge(const context& ctx, cuda_kernels::merging::merge_args<U, W> p,
 template <class U, class W>
 void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, const U* b,
            const W* b_values, std::int64_t nb, U* out, W* out_values, detail::key_order<U> ord,
-           const char* who, workspace* ws) {
+           const char* who, const char* a_name, const char* b_name, workspace* ws) {
   using namespace cuda_kernels;
   use_device(ctx, who);
   unsigned long long* unsorted_a = cuda_rt::arm_bad_position(ctx, who);
@@ -56,10 +56,8 @@ void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, c
   }
   const std::string name = std::string("parprim::") + who + " [" + ctx.name() + "]: ";
   const char* order = ord.descending ? "descending" : "ascending";
-  // The parameter names of the entry point: merge_by_key (values travel) takes a_keys, b_keys.
-  const bool keyed = out_values != nullptr;
   for (int range = 0; range < 2; ++range) {
-    const std::string which = range == 0 ? (keyed ? "a_keys" : "a") : (keyed ? "b_keys" : "b");
+    const std::string which = range == 0 ? a_name : b_name;
     cuda_rt::defer_bad_position(ctx, range == 0 ? unsorted_a : unsorted_b,
                                 [=](std::int64_t pos) {
                                   return error(errc::invalid_argument,
@@ -73,7 +71,7 @@ void merge(const context& ctx, const U* a, const W* a_values, std::int64_t na, c
 #define PARPRIM_INSTANTIATE_UW(U, W)                                                           \
   template void merge<U, W>(const context&, const U*, const W*, std::int64_t, const U*,        \
                             const W*, std::int64_t, U*, W*, detail::key_order<U>, const char*, \
-                            workspace*);
+                            const char*, const char*, workspace*);
 #define PARPRIM_INSTANTIATE(U)                                                                  \
   PARPRIM_INSTANTIATE_UW(U, std::uint32_t)                                                      \
   PARPRIM_INSTANTIATE_UW(U, std::uint64_t)
