@@ -11,6 +11,12 @@
 // of a warp moves contiguous bytes. The scan order inside the stretch is row by row, lane by
 // lane, element by element, which is the element order: nothing assumes commutativity.
 //
+// Two kernels run these phases. scan_kernel gives each tile a block that holds it in registers
+// (small and misaligned inputs); for 4-byte elements from pipelined_min_tiles tiles on, the
+// pipelined kernel (detail/scan_pipelined.cuh) runs them in warps with one job each over
+// tiles staged in shared memory, so loads go on while tiles wait in the look-back. Both run
+// the same stretch steps (detail/scan_tile.cuh): their results are the same bits.
+//
 // Phases of one tile (one block):
 //   1. claim the next tile id from a global counter (atomicAdd). Ids follow the order in
 //      which blocks start, so a tile only ever waits for tiles whose blocks already run or
@@ -38,12 +44,9 @@
 #include <climits>
 #include <cstdint>
 
-#include "parprim/cuda/detail/block_scan.cuh"
 #include "parprim/cuda/detail/launch.cuh"
-#include "parprim/cuda/detail/look_back.cuh"
-#include "parprim/cuda/detail/tile_status.cuh"
-#include "parprim/cuda/detail/vector_io.cuh"
-#include "parprim/cuda/detail/warp_scan.cuh"
+#include "parprim/cuda/detail/scan_pipelined.cuh"
+#include "parprim/cuda/detail/scan_tile.cuh"
 #include "parprim/cuda/tuning/scan_tuning.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/temp_memory.hpp"
@@ -51,184 +54,13 @@
 
 namespace parprim::cuda_kernels {
 
-// Compile-time shape of the scan, from a cuda_tuning::scan_lookback_tuning<sizeof(T)>.
-template <class T, class Tuning>
-struct lookback_shape {
-  static constexpr int threads = Tuning::threads;
-  static constexpr int items = Tuning::items;
-  static constexpr bool speculate = Tuning::speculative_load;
-  static constexpr int lookback_per_lane = Tuning::lookback_per_lane;
-  static constexpr int window = cuda_prim::warp_size * Tuning::lookback_per_lane;
-  static constexpr bool fold_in_shared = Tuning::fold_in_shared;
-  static constexpr int min_blocks = Tuning::min_blocks_per_sm;
-  static constexpr int vec = cuda_prim::unit_size<T>;
-  static constexpr int rows = items / vec;  // units per thread
-  static constexpr int warps = threads / cuda_prim::warp_size;
-  static constexpr int warp_items = cuda_prim::warp_size * items;
-  static constexpr int tile_items = threads * items;
-  static_assert(items % vec == 0, "items per thread must fill whole 16-byte vectors");
-};
-
-// Elements of the tile starting at `base` (Threads * Items except for the last tile).
-template <class Shape>
-__device__ __forceinline__ int tile_size(std::int64_t n, std::int64_t base) {
-  return n - base < Shape::tile_items ? static_cast<int>(n - base) : Shape::tile_items;
-}
-
-template <class T, class Op, class Shape>
-struct lookback_storage {
-  typename cuda_prim::block_scan<T, Op, Shape::threads>::storage scan;
-  T tile_prefix;
-  T window[Shape::fold_in_shared ? Shape::window : 1];  // the look-back's aggregates, in order
-  int tile;
-};
-
-// Loads tile `t` into registers, mapped: whole units when the tile is full and the data
-// aligned (`vectorized`), guarded elements otherwise (padding: the tile's first element).
-template <class In, class T, class Shape, class Map>
-__device__ __forceinline__ void load_tile(T (&x)[Shape::rows][Shape::vec], const In* in,
-                                          std::int64_t n, int t, bool vectorized, Map map) {
-  using namespace cuda_prim;
-  constexpr int vec = Shape::vec;
-  const int my_offset = warp_id() * Shape::warp_items + lane_id() * vec;
-  const std::int64_t base = static_cast<std::int64_t>(t) * Shape::tile_items;
-  const int count = tile_size<Shape>(n, base);
-  const In* src = in + base + my_offset;
-  bool whole_units = false;
-  if constexpr (unit_size<In> == vec) {  // transform scans may change the element size
-    whole_units = vectorized && count == Shape::tile_items;
-    if (whole_units) {
-#pragma unroll
-      for (int k = 0; k < Shape::rows; ++k) {
-        In v[vec];
-        load_unit(v, src + k * warp_size * vec);
-#pragma unroll
-        for (int j = 0; j < vec; ++j) x[k][j] = map(v[j]);
-      }
-    }
-  }
-  if (!whole_units) {
-    const In pad = in[base];
-#pragma unroll
-    for (int k = 0; k < Shape::rows; ++k)
-#pragma unroll
-      for (int j = 0; j < vec; ++j) {
-        const int e = k * warp_size * vec + j;
-        x[k][j] = map(my_offset + e < count ? src[e] : pad);
-      }
-  }
-}
-
-// a op b where either may be missing (has_a / has_b); the result exists if either does.
-template <class T, class Op>
-__device__ __forceinline__ T combine(bool has_a, const T& a, bool has_b, const T& b, Op op) {
-  return has_a ? (has_b ? op(a, b) : a) : b;
-}
-
-// Phases 3 to 5 of tile `tile`, whose elements are in x. Every thread of the block calls it;
-// it contains two barriers.
-template <class T, class Op, class Shape>
-__device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
-                                          T (&x)[Shape::rows][Shape::vec], int tile, T* out,
-                                          std::int64_t n, int num_tiles,
-                                          const cuda_prim::tile_status<T>& status, bool inclusive,
-                                          T start, bool vectorized, unsigned sleep_ns, Op op) {
-  using namespace cuda_prim;
-  constexpr int vec = Shape::vec;
-  constexpr int rows = Shape::rows;
-  constexpr bool ident = parprim::detail::has_identity<Op>::value;
-  using block_scan_t = block_scan<T, Op, Shape::threads>;
-  const int lane = lane_id();
-  const int warp = warp_id();
-  const std::int64_t tile_base = static_cast<std::int64_t>(tile) * Shape::tile_items;
-  const int tile_count = tile_size<Shape>(n, tile_base);
-  const bool full_vectors = vectorized && tile_count == Shape::tile_items;
-
-  // ---- Phase 3: scan each unit in registers (inclusive), then each row across the warp.
-#pragma unroll
-  for (int k = 0; k < rows; ++k)
-#pragma unroll
-    for (int j = 1; j < vec; ++j) x[k][j] = op(x[k][j - 1], x[k][j]);
-
-  T row_prefix[rows];  // op over the warp's elements before unit k of this lane (k, lane > 0)
-  T warp_total;
-  {
-    T row_inclusive[rows];
-#pragma unroll
-    for (int k = 0; k < rows; ++k) row_inclusive[k] = warp_inclusive_scan(x[k][vec - 1], op);
-#pragma unroll
-    for (int k = 0; k < rows; ++k) {
-      T exclusive = shfl_up(row_inclusive[k], 1);
-      if constexpr (ident)
-        if (lane == 0) exclusive = Op::identity();
-      const T row_total = shfl_idx(row_inclusive[k], warp_size - 1);
-      if (k == 0) {
-        row_prefix[0] = exclusive;
-        warp_total = row_total;
-      } else {
-        row_prefix[k] = lane == 0 ? warp_total : op(warp_total, exclusive);
-        warp_total = op(warp_total, row_total);
-      }
-    }
-  }
-
-  // ---- Phase 4: scan the warp totals; warp 0 resolves the tile prefix.
-  const bool has_tile_prefix = ident || tile > 0 || !inclusive;
-  block_scan_t::store_warp_total(s.scan, warp_total);
-  __syncthreads();
-  if (warp == 0) {
-    const T aggregate = block_scan_t::scan_warp_totals(s.scan, op);
-    T prefix = start;
-    if (tile > 0) {
-      // Publish the aggregate first: later tiles may be waiting for it right now.
-      if (lane == 0 && tile < num_tiles - 1) status.publish_aggregate(tile, aggregate);
-      prefix = look_back<T, Op, Shape::lookback_per_lane, Shape::fold_in_shared>(
-          status, tile, op, sleep_ns, s.window);
-    }
-    if (lane == 0) {
-      if (tile < num_tiles - 1)
-        status.publish_inclusive(tile, combine(has_tile_prefix, prefix, true, aggregate, op));
-      s.tile_prefix = prefix;
-    }
-  }
-  __syncthreads();
-
-  // ---- Phase 5: combine the prefixes and store.
-  const bool has_warp_prefix = has_tile_prefix || ident || warp > 0;
-  const T warp_prefix =
-      combine(has_tile_prefix, s.tile_prefix, ident || warp > 0, s.scan.warp_prefix[warp], op);
-  const int my_offset = warp * Shape::warp_items + lane * vec;
-  T* dst = out + tile_base + my_offset;
-#pragma unroll
-  for (int k = 0; k < rows; ++k) {
-    const bool has_row = ident || k > 0 || lane > 0;
-    const bool has_prefix = has_warp_prefix || has_row;
-    const T prefix = combine(has_warp_prefix, warp_prefix, has_row, row_prefix[k], op);
-    T y[vec];
-#pragma unroll
-    for (int j = 0; j < vec; ++j) {
-      if (inclusive) y[j] = has_prefix ? op(prefix, x[k][j]) : x[k][j];
-      else y[j] = j == 0 ? prefix : op(prefix, x[k][j - 1]);  // exclusive: a prefix exists
-    }
-    if (full_vectors) {
-      store_unit(dst + k * warp_size * vec, y);
-    } else {
-#pragma unroll
-      for (int j = 0; j < vec; ++j) {
-        const int e = k * warp_size * vec + j;
-        if (my_offset + e < tile_count) dst[e] = y[j];
-      }
-    }
-  }
-}
-
 // One block per tile. num_tiles == 1: no counter, no status, no look-back (small inputs run
 // in a single launch). `start` is the exclusive prefix of tile 0: init for exclusive scans
 // (for inclusive ones the identity where Op has one, else unused).
-// The block waits at phase 4's second barrier while warp 0 looks back; resident blocks that
-// cp.async their next tile during the look-back were slower on the H100 (exclusive u32 scan
-// of 2^28: 0.9581 ms against this kernel's 0.8412 ms, 0.92x vs 1.05x of CUB;
-// bench/results/2026-11-21-h100-experiments.md).
+// The block waits at phase 4's second barrier while warp 0 looks back (62% of a block's time
+// at 2^28 on the H100), which is what the pipelined kernel removes; resident blocks that
+// cp.async their next tile during the look-back were slower than this kernel (0.92x vs 1.05x
+// of CUB; bench/results/2026-11-21-h100-experiments.md).
 template <class In, class T, class Map, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     scan_kernel(const In* in, T* out, std::int64_t n, int num_tiles,
@@ -285,7 +117,7 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
                                             "]: n=" + std::to_string(n) + " is too large");
   const int num_tiles = static_cast<int>(tiles);
   // Whole-unit loads need the same unit for input and output (transform_scan may change size).
-  const bool same_unit = cuda_prim::unit_size<In> == shape::vec;
+  constexpr bool same_unit = cuda_prim::unit_size<In> == shape::vec;
   const bool vectorized = same_unit && (!cuda_prim::vector_unit<T> ||
                                         (cuda_prim::aligned16(in) && cuda_prim::aligned16(out)));
   T start = init;
@@ -303,6 +135,14 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
   auto* base = static_cast<unsigned char*>(scratch);
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, scan_scratch_bytes<T>(n), s));
   const status_t status = status_t::bind(base + counter_bytes, num_tiles);
+  if constexpr (tuning::pipeline_stages > 0 && same_unit) {
+    if (num_tiles >= tuning::pipelined_min_tiles && cuda_prim::aligned16(in)) {
+      const pipelined_args<In, T, Map, Op> args{
+          in,    out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start,
+          !cuda_prim::vector_unit<T> || cuda_prim::aligned16(out), map, op};
+      if (launch_pipelined<In, T, Map, Op, shape, tuning::pipeline_stages>(ctx, args, who)) return;
+    }
+  }
   kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
       in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
       tuning::spin_sleep_ns,
