@@ -1,8 +1,9 @@
-// A/B of the library's two 4-byte scan kernels in one binary, no library build needed:
-// scan_kernel (one block per tile) against scan_pipelined_kernel (persistent, warp-specialized),
-// on the same device buffers, over sizes from 2^14 to 2^28: bit-for-bit comparison (u32 also
-// against a sequential oracle), median times with CUB's ExclusiveSum and a device-to-device
-// memcpy of the same buffers. Exit status 1 on any mismatch. From the repo root:
+// A/B of the library's two scan kernels (4- and 8-byte elements) in one binary, no library
+// build needed: scan_kernel (one block per tile) against scan_pipelined_kernel (persistent,
+// warp-specialized), on the same device buffers, over sizes from 2^14 to 2^28: bit-for-bit
+// comparison (integers also against a sequential oracle), median times with CUB's
+// ExclusiveSum and a device-to-device memcpy of the same buffers (--8-byte-only skips the
+// 4-byte timings). Exit status 1 on any mismatch. From the repo root:
 //   nvcc -std=c++17 -O3 -DPARPRIM_HAVE_CUDA=1 --expt-relaxed-constexpr -Iinclude \
 //     -Ibuild-gpu/include -arch=sm_90 scripts/tune/scan_phase_probe.cu -o probe && ./probe
 // (The per-tile time stamps and the variants that led to the pipelined kernel are in the
@@ -31,8 +32,12 @@ using namespace parprim;
 
 using map_t = parprim::detail::identity_map;
 template <class T>
-using shape_of = cuda_kernels::lookback_shape<T, cuda_tuning::scan_lookback_tuning<4>>;
-constexpr int stages = cuda_tuning::scan_lookback_tuning<4>::pipeline_stages;
+using shape_of = cuda_kernels::lookback_shape<T, cuda_tuning::scan_lookback_tuning<sizeof(T)>>;
+// The tuned stage count, or 6 where the pipelined kernel is off (to time it anyway).
+template <class T>
+constexpr int stages = cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_stages > 0
+                           ? cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_stages
+                           : 6;
 
 template <class T>
 float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, void* scratch, int reps) {
@@ -41,8 +46,8 @@ float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, v
   using status_t = cuda_prim::tile_status<T>;
   const int nt = int((n + shape::tile_items - 1) / shape::tile_items);
   const T start = inclusive ? T(0) : T(3);
-  auto pk = cuda_kernels::scan_pipelined_kernel<T, T, map_t, Op, shape, stages>;
-  const int bytes = int(sizeof(cuda_kernels::pipelined_storage<T, T, Op, shape, stages>));
+  auto pk = cuda_kernels::scan_pipelined_kernel<T, T, map_t, Op, shape, stages<T>>;
+  const int bytes = int(sizeof(cuda_kernels::pipelined_storage<T, T, Op, shape, stages<T>>));
   CK(cudaFuncSetAttribute(pk, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -90,7 +95,8 @@ int compare(long long n, void* scratch, bool timed_run) {
   CK(cudaMemcpy(din, x.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   const int reps = timed_run ? 25 : 1;
   int bad = 0;
-  const char* type = std::is_floating_point<T>::value ? "f32" : "u32";
+  const char* type = std::is_floating_point<T>::value ? (sizeof(T) == 4 ? "f32" : "f64")
+                                                      : (sizeof(T) == 4 ? "u32" : "u64");
   for (bool inclusive : {false, true})
     for (int out_off : {0, 1}) {
       if (timed_run && out_off) continue;
@@ -147,7 +153,8 @@ int compare(long long n, void* scratch, bool timed_run) {
   return bad;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  const bool sweep_4_bytes = argc < 2 || std::strcmp(argv[1], "--8-byte-only") != 0;
   void* scratch;
   CK(cudaMalloc(&scratch, 64 << 20));
   int bad = 0;
@@ -155,6 +162,8 @@ int main() {
                       1000LL * 8192 + 17, (1LL << 24) + 3}) {
     bad += compare<unsigned>(n, scratch, false);
     bad += compare<float>(n, scratch, false);
+    bad += compare<unsigned long long>(n, scratch, false);
+    bad += compare<double>(n, scratch, false);
   }
   printf("checks: %d mismatches\n", bad);
   {
@@ -182,8 +191,12 @@ int main() {
     CK(cudaFree(d));
   }
   for (int lg : {14, 16, 18, 20, 22, 24, 26, 28}) {
-    bad += compare<unsigned>(1LL << lg, scratch, true);
-    bad += compare<float>(1LL << lg, scratch, true);
+    if (sweep_4_bytes) {
+      bad += compare<unsigned>(1LL << lg, scratch, true);
+      bad += compare<float>(1LL << lg, scratch, true);
+    }
+    bad += compare<unsigned long long>(1LL << lg, scratch, true);
+    bad += compare<double>(1LL << lg, scratch, true);
   }
   printf("total mismatches: %d\n", bad);
   return bad ? 1 : 0;

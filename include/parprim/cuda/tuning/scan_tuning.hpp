@@ -62,10 +62,12 @@ struct scan_lookback_tuning<8> {
   static constexpr bool speculative_load = true;
   static constexpr unsigned spin_sleep_ns = 0;
   // Tiles each lane polls per look-back round: a window of 32 * lookback_per_lane tiles.
-  static constexpr int lookback_per_lane = 1;
+  static constexpr int lookback_per_lane = 4;
   // As for 4-byte values.
-  static constexpr bool fold_in_shared = false;
+  static constexpr bool fold_in_shared = true;
   static constexpr int min_blocks_per_sm = 0;
+  // Off: on the H100 the pipelined kernel ran 0.89-0.97x this shape's one-block-per-tile
+  // kernel for 8-byte values at 2^18-2^28 (the experiments file).
   static constexpr int pipeline_stages = 0;
   static constexpr int pipelined_min_tiles = 0;
 };
