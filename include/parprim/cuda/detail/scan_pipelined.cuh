@@ -140,16 +140,29 @@ __device__ __forceinline__ void load_role(pipelined_storage<In, T, Op, Shape, St
   }
 }
 
+// Pass `it` of a role that reads the stages: its stage and that stage's barrier parity, once
+// the stage's bytes are in; the tile there (-1: no tiles left).
+struct stage_pass {
+  int stage;
+  unsigned parity;
+  int tile;
+};
+template <class In, class T, class Op, class Shape, int Stages>
+__device__ __forceinline__ stage_pass wait_for_stage(pipelined_storage<In, T, Op, Shape, Stages>& s,
+                                                     int it) {
+  const int st = it % Stages;
+  const unsigned parity = (it / Stages) & 1;
+  cuda_prim::mbarrier_wait_parity(&s.full[st], parity);
+  return {st, parity, s.tile_id[st]};
+}
+
 template <class In, class T, class Map, class Op, class Shape, int Stages>
 __device__ __forceinline__ void look_back_role(pipelined_storage<In, T, Op, Shape, Stages>& s,
                                                const pipelined_args<In, T, Map, Op>& a) {
   using namespace cuda_prim;
   constexpr bool ident = parprim::detail::has_identity<Op>::value;
   for (int it = 0;; ++it) {
-    const int st = it % Stages;
-    const unsigned parity = (it / Stages) & 1;
-    mbarrier_wait_parity(&s.full[st], parity);
-    const int tile = s.tile_id[st];
+    const auto [st, parity, tile] = wait_for_stage(s, it);
     if (tile < 0) return;
     mbarrier_wait_parity(&s.reduced[st], parity);
     const T aggregate = s.aggregate[st];
@@ -174,9 +187,8 @@ __device__ __forceinline__ void reduce_role(pipelined_storage<In, T, Op, Shape, 
   using block_scan_t = block_scan<T, Op, Shape::threads>;
   const int warp = warp_id();  // 0 .. Shape::warps - 1
   for (int it = 0;; ++it) {
-    const int st = it % Stages;
-    mbarrier_wait_parity(&s.full[st], (it / Stages) & 1);
-    const int tile = s.tile_id[st];
+    const stage_pass pass = wait_for_stage(s, it);
+    const int st = pass.stage, tile = pass.tile;
     if (tile < 0) return;
     const int count = tile_size<Shape>(a.n, std::int64_t(tile) * Shape::tile_items);
     T x[Shape::rows][Shape::vec], row_prefix[Shape::rows], warp_total;
@@ -204,10 +216,7 @@ __device__ __forceinline__ void scan_role(pipelined_storage<In, T, Op, Shape, St
   constexpr bool ident = parprim::detail::has_identity<Op>::value;
   const int warp = warp_id() - Shape::warps;  // its stretch
   for (int it = 0;; ++it) {
-    const int st = it % Stages;
-    const unsigned parity = (it / Stages) & 1;
-    mbarrier_wait_parity(&s.full[st], parity);
-    const int tile = s.tile_id[st];
+    const auto [st, parity, tile] = wait_for_stage(s, it);
     if (tile < 0) return;
     const std::int64_t tile_base = std::int64_t(tile) * Shape::tile_items;
     const int count = tile_size<Shape>(a.n, tile_base);
