@@ -148,6 +148,40 @@ __device__ __forceinline__ int tile_merge_path(const U* keys, int count_a, int t
   return lo;
 }
 
+// The serial merge of one thread's Items outputs from merge-path position `diag` (< total) of
+// the staged stretches: merged[] gets the keys, source[diag + k] (with values) the stretch
+// position each came from; `start` is where a's side began and `a_end` where it ended. The next
+// key of each side waits in a register, so each output costs one shared load, and each key
+// read is compared with the one before it (`unsorted` set on a descent).
+template <bool WithValues, int Items, class U>
+__device__ __forceinline__ void merge_items(const U* keys, int count_a, int total, int diag,
+                                            U (&merged)[Items], std::uint16_t* source,
+                                            bool& unsorted, int& start, int& a_end) {
+  int i = start = tile_merge_path(keys, count_a, total, diag);
+  int j = count_a + diag - i;
+  U ka = i < count_a ? keys[i] : U(0);
+  U kb = j < total ? keys[j] : U(0);
+  // Branch-free steps (the lanes of a warp take different sides): the key after the one
+  // taken is loaded whether or not its side has one (a side that has run out is never taken
+  // again, so that key is never used; past the stretches, b runs out first, within Items).
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const bool take_b = i >= count_a || (j < total && kb < ka);
+    merged[k] = take_b ? kb : ka;
+    if constexpr (WithValues)
+      if (diag + k < total) source[diag + k] = std::uint16_t(take_b ? j : i);
+    i += take_b ? 0 : 1;
+    j += take_b ? 1 : 0;
+    const int at = take_b ? j : i;
+    const bool more = take_b ? j < total : i < count_a;
+    const U next = keys[at];
+    unsorted |= more && next < merged[k];
+    ka = take_b ? ka : next;
+    kb = take_b ? next : kb;
+  }
+  a_end = i;
+}
+
 // Keys-only merges instantiate W = U with WithValues false. MinBlocks: tuning::resident_threads
 // over the block size (ptxas figures in the tuning header).
 template <class Shape, int MinBlocks, class U, class W, bool WithValues>
@@ -174,36 +208,12 @@ __global__ void __launch_bounds__(Shape::threads, MinBlocks) merge_kernel(merge_
   else stage_stretches<Shape, false>(keys, p.a + a0, count_a, p.b + b0, total, p.ord);
   __syncthreads();
 
-  // Merge this thread's `items` outputs; the next key of each side waits in a register, so
-  // each output costs one shared load, and each key read is compared with the one before it.
   const int diag = tid * items;
   U merged[items];
   bool unsorted = false;
   int start = 0, i = 0;
-  if (diag < total) {
-    i = start = tile_merge_path(keys, count_a, total, diag);
-    int j = count_a + diag - i;
-    U ka = i < count_a ? keys[i] : U(0);
-    U kb = j < total ? keys[j] : U(0);
-    // Branch-free steps (the lanes of a warp take different sides): the key after the one
-    // taken is loaded whether or not its side has one (a side that has run out is never taken
-    // again, so that key is never used; past the stretches, b runs out first, within `items`).
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const bool take_b = i >= count_a || (j < total && kb < ka);
-      merged[k] = take_b ? kb : ka;
-      if constexpr (WithValues)
-        if (diag + k < total) source[diag + k] = std::uint16_t(take_b ? j : i);
-      i += take_b ? 0 : 1;
-      j += take_b ? 1 : 0;
-      const int at = take_b ? j : i;
-      const bool more = take_b ? j < total : i < count_a;
-      const U next = keys[at];
-      unsorted |= more && next < merged[k];
-      ka = take_b ? ka : next;
-      kb = take_b ? next : kb;
-    }
-  }
+  if (diag < total)
+    merge_items<WithValues>(keys, count_a, total, diag, merged, source, unsorted, start, i);
   // Where the next thread starts: the next lane's search, searched again at a warp's last lane.
   const int next_start = __shfl_down_sync(0xffffffffu, start, 1);
   if (diag + items < total)
