@@ -37,6 +37,19 @@ struct affine_then {
   }
 };
 
+// x -> a x + b modulo 2^16 with odd a (odd numbers stay odd under products, so the maps never
+// collapse to constants), packed in 4 bytes; applied left to right, not commutative, no
+// identity. Scans of 4-byte values take the CUDA pipelined kernel from 2^20 elements, so this
+// is its case of an operator without an identity (flags for the missing prefixes).
+struct affine16 {
+  std::uint16_t a, b;
+};
+struct affine16_then {
+  PARPRIM_HD affine16 operator()(const affine16& f, const affine16& g) const {
+    return affine16{std::uint16_t(unsigned(g.a) * f.a), std::uint16_t(unsigned(g.a) * f.b + g.b)};
+  }
+};
+
 // Decimal concatenation of digit strings mod p: (value, 10^length); not commutative.
 struct digits {
   std::uint32_t value, scale;
@@ -147,6 +160,12 @@ inline std::vector<affine> random_affine(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 g(seed);
   std::vector<affine> v(static_cast<std::size_t>(n));
   for (auto& f : v) f = affine{std::uint32_t(g() % prime), std::uint32_t(g() % prime)};
+  return v;
+}
+inline std::vector<affine16> random_affine16(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<affine16> v(static_cast<std::size_t>(n));
+  for (auto& f : v) f = affine16{std::uint16_t(g() | 1u), std::uint16_t(g())};
   return v;
 }
 inline std::vector<mat2> random_mat2(std::int64_t n, std::uint64_t seed) {
@@ -308,6 +327,8 @@ inline void run_functor_cases(const context& ctx) {
     check_scans(ctx, h, std::int16_t(-32768), i16_max{}, "i16");
     check_reduce(ctx, h, std::int16_t(-32768), i16_max{}, "i16");
     check_select(ctx, h, i16_negative{}, "i16");
+    const auto q = random_affine16(n, seed + 6);
+    check_scans(ctx, q, affine16{3, 5}, affine16_then{}, "affine16");
   }
 }
 
