@@ -184,6 +184,37 @@ void close_run(const segments_job<V>& job, const state<V>& s) {
   if (job.reduced_out) job.reduced_out[job.by_segment ? s.tag : r] = s.value;
 }
 
+// Phase 3 of a scan by offsets from the head at h (segment `segment`) to the block's end, one
+// segment at a time: the head's value, then a plain scan of the rest, with the job's fields
+// in locals (the sequential loop's shape). Going through the head finder and the run state at
+// every head, segments of 1 took 8.5 ms for 2^22 f32 on 2 threads, the sequential scan 2.5-3.4.
+// Values are combined in the same order as scan_stretch, so the bits are the same.
+template <class V, class Op>
+void scan_segments(const segments_job<V>& job, std::int64_t h, std::int64_t segment, std::int64_t end,
+                   Op op) {
+  const V* x = job.values;
+  V* out = job.scan_out;
+  const std::int64_t* o = job.offsets;
+  const std::int64_t first = o[0];
+  const V init = job.init;
+  const bool has_init = job.has_init, inclusive = job.inclusive;
+  for (std::int64_t seg = segment; seg < job.segments && h < end; ++seg, h = o[seg] - first) {
+    const std::int64_t stop = std::min(o[seg + 1] - first, end);
+    if (stop <= h) continue;  // empty
+    V acc = has_init ? op(init, x[h]) : x[h];
+    out[h] = inclusive ? acc : init;
+    if (inclusive) {
+      for (std::int64_t i = h + 1; i < stop; ++i) out[i] = acc = op(acc, x[i]);
+    } else {
+      for (std::int64_t i = h + 1; i < stop; ++i) {
+        const V v = x[i];
+        out[i] = acc;
+        acc = op(acc, v);
+      }
+    }
+  }
+}
+
 // Phase 3 of one block [begin, end): walks it again from its exclusive prefix and writes.
 // Floating-point values fold from the block's first element, and the outputs of the run
 // carried in from earlier blocks combine the prefix in: the running value stays one block's
@@ -204,6 +235,10 @@ void write_block(const segments_job<V>& job, const state<V>& carry, std::int64_t
   else if (begin < h)
     fold_stretch(s, job, begin, h, op);
   if (continuing && (h < end || end == job.n)) s = combine(carry, s, op);
+  if (job.offsets && job.values && job.scan_out && !job.reduced_out) {
+    scan_segments(job, h, tag, end, op);  // no run is closed, no state is needed after
+    return;
+  }
   while (h < end) {
     if (s.valid) close_run(job, s);
     step(s, job, h, true, tag, op);
