@@ -215,6 +215,32 @@ void scan_segments(const segments_job<V>& job, std::int64_t h, std::int64_t segm
   }
 }
 
+// The same for a scan by head flags: from the head at h, each run's head value, then a plain
+// scan up to the next set flag.
+template <class V, class Op>
+void scan_flagged_runs(const segments_job<V>& job, std::int64_t h, std::int64_t end, Op op) {
+  const V* x = job.values;
+  V* out = job.scan_out;
+  const std::uint8_t* flags = job.flags;
+  const V init = job.init;
+  const bool has_init = job.has_init, inclusive = job.inclusive;
+  while (h < end) {
+    V acc = has_init ? op(init, x[h]) : x[h];
+    out[h] = inclusive ? acc : init;
+    std::int64_t i = h + 1;
+    if (inclusive) {
+      for (; i < end && flags[i] == 0; ++i) out[i] = acc = op(acc, x[i]);
+    } else {
+      for (; i < end && flags[i] == 0; ++i) {
+        const V v = x[i];
+        out[i] = acc;
+        acc = op(acc, v);
+      }
+    }
+    h = i;
+  }
+}
+
 // Phase 3 of one block [begin, end): walks it again from its exclusive prefix and writes.
 // Floating-point values fold from the block's first element, and the outputs of the run
 // carried in from earlier blocks combine the prefix in: the running value stays one block's
@@ -235,8 +261,9 @@ void write_block(const segments_job<V>& job, const state<V>& carry, std::int64_t
   else if (begin < h)
     fold_stretch(s, job, begin, h, op);
   if (continuing && (h < end || end == job.n)) s = combine(carry, s, op);
-  if (job.offsets && job.values && job.scan_out && !job.reduced_out) {
-    scan_segments(job, h, tag, end, op);  // no run is closed, no state is needed after
+  if (job.values && job.scan_out && !job.reduced_out) {  // no run is closed, no state needed after
+    if (job.offsets) scan_segments(job, h, tag, end, op);
+    else scan_flagged_runs(job, h, end, op);
     return;
   }
   while (h < end) {
