@@ -138,18 +138,16 @@ inline void scan_element(state<V>& s, const segments_job<V>& job, std::int64_t i
   job.scan_out[i] = job.inclusive ? (carry ? op(carry->value, s.value) : s.value) : before;
 }
 
-// fold_stretch, writing the scan's outputs too. Each value is read before its output is
-// written (the scans may run in place). The state goes in and out by value: taken by
-// reference, the caller's state escaped into this call and was kept in memory, reloaded after
-// every output store (segments of 1, 2^22 f32 on 2 threads: 5.4-7.2 ms, by value 3.7-3.8 ms).
+// The scan's outputs of the elements [i, h) before a block's first head, none of them a head:
+// the run carried in from earlier blocks continues (`carry`: a float run, s folded from the
+// block's first element, the outputs combining the carry in). Each value is read before its
+// output is written (the scans may run in place). The state is taken by value: taken by
+// reference, it escaped into this call and was kept in memory, reloaded after every output
+// store (segments of 1, 2^22 f32 on 2 threads: 5.4-7.2 ms, by value 3.7-3.8 ms).
 template <class V, class Op>
-inline state<V> scan_stretch(state<V> s, const segments_job<V>& job, std::int64_t i, std::int64_t h, Op op,
-                             const state<V>* carry = nullptr) {
-  if (i < h && (!s.valid || !job.values)) scan_element(s, job, i++, op, carry);
-  if (i >= h || !job.values) {
-    for (; i < h; ++i) scan_element(s, job, i, op, carry);
-    return s;
-  }
+inline void scan_stretch(state<V> s, const segments_job<V>& job, std::int64_t i, std::int64_t h, Op op,
+                         const state<V>* carry) {
+  if (i < h && !s.valid) scan_element(s, job, i++, op, carry);
   const V* x = job.values;
   V* out = job.scan_out;
   V acc = s.value;
@@ -173,8 +171,6 @@ inline state<V> scan_stretch(state<V> s, const segments_job<V>& job, std::int64_
       acc = op(acc, v);
     }
   }
-  s.value = acc;
-  return s;
 }
 
 // Writes the outputs of the run that `s` closes.
@@ -188,7 +184,7 @@ void close_run(const segments_job<V>& job, const state<V>& s) {
 // segment at a time: the head's value, then a plain scan of the rest, with the job's fields
 // in locals (the sequential loop's shape). Going through the head finder and the run state at
 // every head, segments of 1 took 8.5 ms for 2^22 f32 on 2 threads, the sequential scan 2.5-3.4.
-// Values are combined in the same order as scan_stretch, so the bits are the same.
+// Values are combined in the same order as in that walk, so the bits are the same.
 template <class V, class Op>
 void scan_segments(const segments_job<V>& job, std::int64_t h, std::int64_t segment, std::int64_t end,
                    Op op) {
@@ -241,46 +237,25 @@ void scan_flagged_runs(const segments_job<V>& job, std::int64_t h, std::int64_t 
   }
 }
 
-// Phase 3 of one block [begin, end): walks it again from its exclusive prefix and writes.
-// Floating-point values fold from the block's first element, and the outputs of the run
-// carried in from earlier blocks combine the prefix in: the running value stays one block's
-// sum (cpu/by_key.hpp's folds_within_block says why: one f32 segment of 2^26 values in [0, 1)
-// otherwise ends half its sum short). From the block's first head on, s is the whole prefix's
-// state again and the loop is the plain one.
+// Phase 3 of a scan, block [begin, end): walks it again from its exclusive prefix and writes
+// (the scan jobs have values and a scan output, and no reduced output). Floating-point values
+// fold from the block's first element, and the outputs of the run carried in from earlier
+// blocks combine the prefix in: the running value stays one block's sum (cpu/by_key.hpp's
+// folds_within_block says why: one f32 segment of 2^26 values in [0, 1) otherwise ends half
+// its sum short). From the block's first head on, every run starts afresh.
 template <class V, class Op>
 void write_block(const segments_job<V>& job, const state<V>& carry, std::int64_t begin, std::int64_t end,
                  Op op) {
   head_finder<V> heads(job, begin);
-  const bool continuing = std::is_floating_point_v<V> && carry.valid;
-  state<V> s = continuing ? state<V>{} : carry;
   std::int64_t tag = 0;
-  std::int64_t h = heads.next(begin, end, tag, true);
+  const std::int64_t h = heads.next(begin, end, tag, false);
   // The stretch before the block's first head continues the run carried in.
-  if (begin < h && job.scan_out)
-    s = scan_stretch(s, job, begin, h, op, continuing ? &carry : nullptr);
-  else if (begin < h)
-    fold_stretch(s, job, begin, h, op);
-  if (continuing && (h < end || end == job.n)) s = combine(carry, s, op);
-  if (job.values && job.scan_out && !job.reduced_out) {  // no run is closed, no state needed after
-    if (job.offsets) scan_segments(job, h, tag, end, op);
-    else scan_flagged_runs(job, h, end, op);
-    return;
+  if (begin < h) {
+    const bool continuing = std::is_floating_point_v<V> && carry.valid;
+    scan_stretch(continuing ? state<V>{} : carry, job, begin, h, op, continuing ? &carry : nullptr);
   }
-  while (h < end) {
-    if (s.valid) close_run(job, s);
-    step(s, job, h, true, tag, op);
-    if (job.scan_out) job.scan_out[h] = job.inclusive ? s.value : job.init;
-    const std::int64_t i = h + 1;
-    h = heads.next(i, end, tag, true);
-    if (i < h && job.scan_out)
-      s = scan_stretch(s, job, i, h, op);
-    else if (i < h)
-      fold_stretch(s, job, i, h, op);
-  }
-  if (end == job.n) {
-    close_run(job, s);
-    heads.finish(true);
-  }
+  if (job.offsets) scan_segments(job, h, tag, end, op);
+  else scan_flagged_runs(job, h, end, op);
 }
 
 // segmented_reduce (one value per segment, no scan): phase 1 writes every run that starts in
@@ -381,7 +356,6 @@ std::int64_t run(const context& ctx, const segments_job<V>& job, Op op) {
   const std::int64_t runs = prefix[blocks].heads;
 
   // Phase 3: walk again from each block's prefix and write.
-  if (!job.reduced_out && !job.scan_out) return runs;
   if (early) {
     blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
       close_carried_run(job, prefix[b], begin, end, op);
@@ -390,6 +364,7 @@ std::int64_t run(const context& ctx, const segments_job<V>& job, Op op) {
     head_finder<V>(job, n).finish(true);
     return runs;
   }
+  if (!job.scan_out) return runs;
   blocked_for(ctx, n, block_elements, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
     write_block(job, prefix[b], begin, end, op);
   });
