@@ -39,6 +39,30 @@ constexpr int stages = cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_st
                            ? cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_stages
                            : 6;
 
+// Median of `reps` CUDA-event timings of run(), after 3 warm-up runs when reps > 1.
+template <class Run>
+float median_ms(int reps, Run run) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  const int warmups = reps > 1 ? 3 : 0;
+  std::vector<float> ms;
+  for (int r = 0; r < warmups + reps; ++r) {
+    CK(cudaEventRecord(e0));
+    run();
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float t;
+    CK(cudaEventElapsedTime(&t, e0, e1));
+    if (r >= warmups) ms.push_back(t);
+  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
 template <class T>
 float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, void* scratch, int reps) {
   using shape = shape_of<T>;
@@ -51,12 +75,7 @@ float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, v
   CK(cudaFuncSetAttribute(pk, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  std::vector<float> ms;
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int r = 0; r < reps + (reps > 1 ? 3 : 0); ++r) {
-    CK(cudaEventRecord(e0));
+  return median_ms(reps, [&] {
     CK(cudaMemsetAsync(scratch, 0, 256 + status_t::bytes(nt)));
     const status_t st = status_t::bind((char*)scratch + 256, nt);
     if (pipelined) {
@@ -68,15 +87,7 @@ float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, v
           in, out, n, nt, st, (int*)scratch, inclusive, start,
           cuda_prim::aligned16(in) && cuda_prim::aligned16(out), 0u, in != out, map_t{}, Op{});
     }
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float t;
-    CK(cudaEventElapsedTime(&t, e0, e1));
-    if (r >= (reps > 1 ? 3 : 0)) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  });
 }
 
 template <class T>
@@ -124,21 +135,7 @@ int compare(long long n, void* scratch, bool timed_run) {
           size_t tb = 0;
           CK(cub::DeviceScan::ExclusiveSum(nullptr, tb, din, da, n));
           CK(cudaMalloc(&tmp, tb));
-          std::vector<float> ms;
-          cudaEvent_t e0, e1;
-          CK(cudaEventCreate(&e0));
-          CK(cudaEventCreate(&e1));
-          for (int r = 0; r < reps + 3; ++r) {
-            CK(cudaEventRecord(e0));
-            CK(cub::DeviceScan::ExclusiveSum(tmp, tb, din, da, n));
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
-            if (r >= 3) ms.push_back(t);
-          }
-          std::sort(ms.begin(), ms.end());
-          cub_ms = ms[ms.size() / 2];
+          cub_ms = median_ms(reps, [&] { CK(cub::DeviceScan::ExclusiveSum(tmp, tb, din, da, n)); });
           CK(cudaFree(tmp));
         }
         printf("%s n=2^%.0f %s: one-tile %.4f ms  pipelined %.4f ms  (%.3fx)  cub %.4f  same=%d\n", type,
@@ -172,21 +169,8 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&s, n * 4));
     CK(cudaMalloc(&d, n * 4));
     CK(cudaMemset(s, 0x3C, n * 4));
-    std::vector<float> ms;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int r = 0; r < 28; ++r) {
-      CK(cudaEventRecord(a));
-      CK(cudaMemcpyAsync(d, s, n * 4, cudaMemcpyDeviceToDevice));
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float t;
-      CK(cudaEventElapsedTime(&t, a, b));
-      if (r >= 3) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    printf("memcpy D2D 2^28 x 4 bytes: %.4f ms\n", ms[ms.size() / 2]);
+    const float ms = median_ms(25, [&] { CK(cudaMemcpyAsync(d, s, n * 4, cudaMemcpyDeviceToDevice)); });
+    printf("memcpy D2D 2^28 x 4 bytes: %.4f ms\n", ms);
     CK(cudaFree(s));
     CK(cudaFree(d));
   }
