@@ -157,44 +157,53 @@ TEST(ScanEdges, NonCommutativeFloatOperatorsKeepTheOrder) {
   }
 }
 
-// A large float scan on the GPU (about 2400 tiles of 8192 elements), aligned and one element
-// off a 16-byte boundary (guarded loads): the same bits on two runs, and the oracle's
-// prefixes. PARPRIM_TEST_MAX_N caps n.
+// A large scan on the GPU (about 2400 tiles of 8192 4-byte or 4900 of 4096 8-byte elements,
+// the pipelined kernel's range), aligned and one element off a 16-byte boundary (guarded
+// loads): the same bits on two runs, and the oracle's prefixes. PARPRIM_TEST_MAX_N caps n.
+template <class T>
+void check_run_to_run(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = std::min<std::int64_t>(20'000'003, testing::max_test_size());
+  auto x = random_vector<T>(n + 1, seed);
+  auto in = buffer<T>::from_host(ctx, x);
+  buffer<T> out(ctx, n + 1);
+  const T init = T(0.5);
+  for (std::int64_t skip : {std::int64_t(0), std::int64_t(1)}) {
+    span<const T> src(in.data() + skip, n);
+    span<T> dst(out.data() + skip, n);
+    std::vector<T> bits[2];
+    for (int run = 0; run < 2; ++run) {
+      out.fill_bytes(0xA5);
+      exclusive_scan<T>(ctx, src, dst, init);
+      bits[run] = out.to_host();
+    }
+    EXPECT_EQ(0, std::memcmp(bits[0].data() + skip, bits[1].data() + skip, n * sizeof(T)))
+        << type_name<T>() << " skip=" << skip << ": two runs differ";
+    const std::vector<T> xs(x.begin() + skip, x.begin() + skip + n);
+    const auto want = reference::scan(xs.data(), n, op::plus, false, init);
+    expect_prefixes(std::vector<T>(bits[1].begin() + skip, bits[1].begin() + skip + n), want, xs,
+                    op::plus, false, init,
+                    std::string("large scan ") + type_name<T>() + " skip=" + std::to_string(skip));
+  }
+}
+
 TEST(ScanCuda, LargeScanGivesTheSameBitsRunToRun) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   context ctx = context::cuda(0);
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  const std::int64_t n = std::min<std::int64_t>(20'000'003, testing::max_test_size());
-  auto x = random_vector<float>(n + 1, seed);
-  auto in = buffer<float>::from_host(ctx, x);
-  buffer<float> out(ctx, n + 1);
-  for (std::int64_t skip : {std::int64_t(0), std::int64_t(1)}) {
-    span<const float> src(in.data() + skip, n);
-    span<float> dst(out.data() + skip, n);
-    std::vector<float> bits[2];
-    for (int run = 0; run < 2; ++run) {
-      out.fill_bytes(0xA5);
-      exclusive_scan<float>(ctx, src, dst, 0.5f);
-      bits[run] = out.to_host();
-    }
-    EXPECT_EQ(0, std::memcmp(bits[0].data() + skip, bits[1].data() + skip, n * sizeof(float)))
-        << "skip=" << skip << ": two runs differ";
-    const std::vector<float> xs(x.begin() + skip, x.begin() + skip + n);
-    const auto want = reference::scan(xs.data(), n, op::plus, false, 0.5f);
-    expect_prefixes(std::vector<float>(bits[1].begin() + skip, bits[1].begin() + skip + n), want, xs,
-                    op::plus, false, 0.5f, "large scan skip=" + std::to_string(skip));
-  }
+  check_run_to_run<float>(ctx, seed);
+  check_run_to_run<double>(ctx, seed);
 }
 
 // The same values scanned from and to 16-byte aligned and misaligned addresses (one element
 // off: input, output or both) walk the same tiles in the same order, so the results agree bit
 // for bit between the whole-tile path (16-byte vectors) and the guarded element path that
-// misaligned data takes; and with the oracle. Sizes around the 8192-element tile of 4-byte
-// types, up to a few hundred tiles (look-back); PARPRIM_TEST_MAX_N caps n.
+// misaligned data takes; and with the oracle. Sizes around the 32 KiB tile (8192 4-byte or
+// 4096 8-byte elements), up to a few hundred tiles (look-back, and from 128 tiles the
+// pipelined kernel for aligned input); PARPRIM_TEST_MAX_N caps n.
 template <class T>
 void check_alignments(const context& ctx, std::uint64_t seed) {
-  constexpr std::int64_t tile = 8192;
+  constexpr std::int64_t tile = 32768 / sizeof(T);
   for (std::int64_t n :
        {tile - 1, tile, tile + 1, 2 * tile, 3 * tile + 5, 64 * tile, 300 * tile + 17}) {
     if (n > testing::max_test_size()) continue;
@@ -238,6 +247,8 @@ TEST(ScanCuda, AlignedAndMisalignedGiveTheSameBits) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
   check_alignments<float>(ctx, seed);
   check_alignments<std::uint32_t>(ctx, seed);
+  check_alignments<double>(ctx, seed);
+  check_alignments<std::int64_t>(ctx, seed);
 }
 
 }  // namespace

@@ -207,6 +207,11 @@ void run(session& s, kind k) {
   if (!s.opts().variants) {
     table2<std::uint32_t>(s, k);
     if (k == kind::reduce) table2<float>(s, k);
+    // 8-byte scans take the other status-word encoding (cuda/detail/tile_status.cuh).
+    if (k != kind::reduce && s.on_gpu()) {
+      table2<std::uint64_t>(s, k);
+      table2<double>(s, k);
+    }
   }
   // The ladder compares GPU kernels; on the CPU every variant runs the same blocked loop.
   if (s.on_gpu() || s.opts().variants) {

@@ -47,6 +47,8 @@ double thrust_exclusive_scan_ms(session& s, const T* in, T* out, std::int64_t n)
   template double thrust_exclusive_scan_ms<T>(session&, const T*, T*, std::int64_t);
 PARPRIM_YARDSTICK(std::uint32_t)
 PARPRIM_YARDSTICK(float)
+PARPRIM_YARDSTICK(std::uint64_t)
+PARPRIM_YARDSTICK(double)
 #undef PARPRIM_YARDSTICK
 
 }  // namespace parprim::bench::yardstick

@@ -20,9 +20,8 @@
 // two round trips per poll), the H100 spent ~80 ns per 3840-element tile on the look-back
 // chain whatever the run length (reduce_by_key of 2^28 u32/f32: 5.5 ms against CUB's 1.2 ms;
 // ncu at 2^24: 71.5% of warp stalls at the barrier behind the look-back warp, DRAM 20%).
-// Carries of 8-byte values (16 bytes with the head) keep the flag + release/acquire slots of
-// tile_status (128-bit vector loads and stores are not single-copy atomic in the PTX memory
-// model, tile_status.cuh).
+// Carries of 8-byte values (16 bytes with the head) take tile_status's split encoding: four
+// flagged 64-bit words per slot, polled by two independent 16-byte loads (tile_status.cuh).
 #pragma once
 
 #include <cstdint>
@@ -94,8 +93,8 @@ struct tile_state_op {
 namespace parprim::cuda_prim {
 
 // A carry with a value of at most 4 bytes packs into one status word (value in the high half,
-// head in bit 1, flag in bit 0), so a poll is one relaxed 64-bit load instead of an acquire
-// load of a flag and a dependent load of the value (two round trips to L2).
+// head in bit 1, flag in bit 0), so a poll is one relaxed 64-bit load (an 8-byte value's carry
+// takes four words).
 template <class V>
 struct status_word<cuda_kernels::by_key::run_carry<V>, std::enable_if_t<(sizeof(V) <= 4)>> {
   static constexpr bool packs = true;

@@ -22,8 +22,11 @@
 //   warp 17      look-back: the tile prefixes in order (look_back.cuh), inclusive prefixes
 //                published.
 // A stage passes four mbarriers in turn: full (bytes in) -> reduced (aggregate known) ->
-// prefixed (tile prefix known) -> freed (the scan squad has read it). Every role walks the
-// stages in the same order: pass `it` uses stage it % Stages in round it / Stages, whose
+// prefixed (tile prefix known) -> freed (done with). Every thread of the three roles that
+// read a stage arrives on freed after its own accesses, not through a chain of other
+// barriers: when only the scan squad arrived, racecheck found the stage's tile id rewritten
+// past the reads of other roles' threads (f64 on the H100). Every role walks the stages in
+// the same order: pass `it` uses stage it % Stages in round it / Stages, whose
 // parity is the barriers' phase. When the counter runs out the load warp marks the stage with
 // tile -1, and every role stops there.
 //
@@ -62,6 +65,9 @@ struct pipelined_storage {
 // Threads of a pipelined block: two squads of stretch warps, the load warp, the look-back warp.
 template <class Shape>
 inline constexpr int pipelined_threads = 2 * Shape::threads + 2 * cuda_prim::warp_size;
+// Arrivals that free a stage: both squads and the look-back warp.
+template <class Shape>
+inline constexpr int freed_arrivals = 2 * Shape::threads + cuda_prim::warp_size;
 
 // Stretch `warp` of the staged tile into registers, mapped; elements past `count` padded with
 // the tile's first (as load_tile does).
@@ -177,6 +183,7 @@ __device__ __forceinline__ void look_back_role(pipelined_storage<In, T, Op, Shap
       s.tile_prefix[st] = prefix;
       mbarrier_arrive(&s.prefixed[st]);
     }
+    mbarrier_arrive(&s.freed[st]);  // every lane, after its reads of the tile id and aggregate
   }
 }
 
@@ -206,6 +213,7 @@ __device__ __forceinline__ void reduce_role(pipelined_storage<In, T, Op, Shape, 
       // several lanes): the barrier itself orders them before the look-back and scan warps.
       mbarrier_arrive(&s.reduced[st]);
     }
+    mbarrier_arrive(&s.freed[st]);  // every thread, after its own accesses to the stage
   }
 }
 
@@ -246,7 +254,7 @@ __global__ void __launch_bounds__(pipelined_threads<Shape>, 1)
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.reduced[i], cuda_prim::warp_size);
       mbarrier_init(&s.prefixed[i], 1);
-      mbarrier_init(&s.freed[i], Shape::threads);
+      mbarrier_init(&s.freed[i], freed_arrivals<Shape>);
     }
     fence_mbarrier_init();
   }

@@ -8,17 +8,21 @@
 // after P_i exists, which the deterministic look-back needs: it always folds aggregates in
 // tile order starting from an inclusive prefix (see scan_lookback.cuh).
 //
-// A reader must never see a flag without its value. Two encodings:
+// A reader must never see a flag without its value. Both encodings use only relaxed 64-bit
+// words, each single-copy atomic, so publishing and polling need no fence and no
+// release/acquire pair:
 //   T of at most 4 bytes: flag and value share one 64-bit word (value in the high half, 1 in
-//             the low half; 0 = not yet published). One relaxed 64-bit load or store is
-//             single-copy atomic, so no fence is needed at all. A type that packs otherwise
-//             into 63 bits beside the flag (by_key.cuh: a 4-byte value and a one-bit mark)
-//             specializes status_word to get the same encoding.
-//   larger T: a 32-bit flag beside the value (in 8-byte words). The writer stores the value,
-//             then the flag with release semantics (st.release.gpu); the reader loads the flag
-//             with acquire semantics (ld.acquire.gpu) and only then the value. A 128-bit word
-//             would save a round trip for 8-byte values, but plain 128-bit loads and stores
-//             are not single-copy atomic in the PTX memory model.
+//             the low half; 0 = not yet published). A type that packs otherwise into 63 bits
+//             beside the flag (by_key.cuh: a 4-byte value and a one-bit mark) specializes
+//             status_word to get the same encoding.
+//   larger T: the value cut into 4-byte pieces, each in its own flagged 64-bit word (16 bytes
+//             per slot for an 8-byte value). A slot is written once, so a reader that finds
+//             every piece flagged has the whole value; a partly written slot reads as not yet
+//             published. The words of a slot are independent loads, issued together (two per
+//             16-byte vector load). The encoding this replaced, a 32-bit flag stored with
+//             release semantics beside the value and polled with acquire loads, serialized
+//             every poll of the look-back window behind the one before it (an acquire load
+//             orders all later loads): 8-byte scans ran at 0.68x CUB on the H100.
 // The slots must be zero before the kernel starts (cudaMemsetAsync by the host).
 #pragma once
 
@@ -38,13 +42,11 @@ __device__ __forceinline__ unsigned long long load_relaxed_u64(const unsigned lo
   asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
-__device__ __forceinline__ void store_release_u32(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned load_acquire_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
+// Two 64-bit words by one 16-byte vector load (p 16-byte aligned). The PTX memory model
+// treats a vector access as one access per element, so each word is still single-copy atomic.
+__device__ __forceinline__ void load_relaxed_u64x2(const unsigned long long* p,
+                                                   unsigned long long& a, unsigned long long& b) {
+  asm volatile("ld.relaxed.gpu.global.v2.b64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
 }
 
 constexpr std::size_t align256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
@@ -113,60 +115,66 @@ struct tile_status<T, true> {
   }
 };
 
-// ---- Larger values: release/acquire flag beside the value --------------------------------------
+// ---- Larger values: 4-byte pieces, each in a flagged 64-bit word ---------------------------------
 template <class T>
 struct tile_status<T, false> {
-  static constexpr int words = int((sizeof(T) + 7) / 8);  // 8-byte words per value
-  unsigned* aggregate_flag = nullptr;
-  unsigned* inclusive_flag = nullptr;
-  unsigned long long* aggregate_value = nullptr;
-  unsigned long long* inclusive_value = nullptr;
+  static constexpr int words = int((sizeof(T) + 3) / 4);  // flagged 64-bit words per slot
+  unsigned long long* aggregate = nullptr;
+  unsigned long long* inclusive = nullptr;
 
   static constexpr std::size_t bytes(std::int64_t tiles) {
-    return 2 * detail::align256(static_cast<std::size_t>(tiles) * 4) +
-           2 * detail::align256(static_cast<std::size_t>(tiles) * 8 * words);
+    return 2 * detail::align256(static_cast<std::size_t>(tiles) * 8 * words);
   }
+  // mem: bytes(tiles) zeroed bytes, 256-byte aligned.
   static tile_status bind(void* mem, std::int64_t tiles) {
     tile_status s;
-    auto* p = static_cast<unsigned char*>(mem);
-    const std::size_t flags = detail::align256(static_cast<std::size_t>(tiles) * 4);
-    const std::size_t values = detail::align256(static_cast<std::size_t>(tiles) * 8 * words);
-    s.aggregate_flag = reinterpret_cast<unsigned*>(p);
-    s.inclusive_flag = reinterpret_cast<unsigned*>(p + flags);
-    s.aggregate_value = reinterpret_cast<unsigned long long*>(p + 2 * flags);
-    s.inclusive_value = reinterpret_cast<unsigned long long*>(p + 2 * flags + values);
+    auto* base = static_cast<unsigned char*>(mem);
+    s.aggregate = reinterpret_cast<unsigned long long*>(base);
+    s.inclusive = reinterpret_cast<unsigned long long*>(
+        base + detail::align256(static_cast<std::size_t>(tiles) * 8 * words));
     return s;
   }
 
-  __device__ __forceinline__ static void publish(unsigned* flag, unsigned long long* value, T v) {
-    unsigned long long bits[words];
-    if constexpr (sizeof(T) % 8 != 0) bits[words - 1] = 0;
-    memcpy(bits, &v, sizeof(T));
+  __device__ __forceinline__ static void publish(unsigned long long* slot, T v) {
+    unsigned pieces[words];
+    pieces[words - 1] = 0;
+    memcpy(pieces, &v, sizeof(T));
 #pragma unroll
-    for (int i = 0; i < words; ++i) detail::store_relaxed_u64(value + i, bits[i]);
-    detail::store_release_u32(flag, 1u);  // orders the value stores before the flag
+    for (int i = 0; i < words; ++i)
+      detail::store_relaxed_u64(slot + i, (static_cast<unsigned long long>(pieces[i]) << 32) | 1ull);
   }
-  __device__ __forceinline__ static bool poll(const unsigned* flag, const unsigned long long* value,
-                                              T& v) {
-    if (detail::load_acquire_u32(flag) == 0) return false;
-    unsigned long long bits[words];
+  __device__ __forceinline__ static bool poll(const unsigned long long* slot, T& v) {
+    unsigned long long w[words];
+    if constexpr (words % 2 == 0) {  // slots of an even word count are 16-byte aligned
 #pragma unroll
-    for (int i = 0; i < words; ++i) bits[i] = detail::load_relaxed_u64(value + i);  // after the acquire
-    memcpy(&v, bits, sizeof(T));
+      for (int i = 0; i < words; i += 2) detail::load_relaxed_u64x2(slot + i, w[i], w[i + 1]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < words; ++i) w[i] = detail::load_relaxed_u64(slot + i);
+    }
+    bool all = true;
+    unsigned pieces[words];
+#pragma unroll
+    for (int i = 0; i < words; ++i) {
+      all = all && (w[i] & 1ull) != 0;
+      pieces[i] = static_cast<unsigned>(w[i] >> 32);
+    }
+    if (!all) return false;
+    memcpy(&v, pieces, sizeof(T));
     return true;
   }
 
   __device__ __forceinline__ void publish_aggregate(int tile, T v) const {
-    publish(aggregate_flag + tile, aggregate_value + std::size_t(tile) * words, v);
+    publish(aggregate + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ void publish_inclusive(int tile, T v) const {
-    publish(inclusive_flag + tile, inclusive_value + std::size_t(tile) * words, v);
+    publish(inclusive + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ bool poll_aggregate(int tile, T& v) const {
-    return poll(aggregate_flag + tile, aggregate_value + std::size_t(tile) * words, v);
+    return poll(aggregate + std::size_t(tile) * words, v);
   }
   __device__ __forceinline__ bool poll_inclusive(int tile, T& v) const {
-    return poll(inclusive_flag + tile, inclusive_value + std::size_t(tile) * words, v);
+    return poll(inclusive + std::size_t(tile) * words, v);
   }
 };
 

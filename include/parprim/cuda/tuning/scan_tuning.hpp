@@ -66,10 +66,12 @@ struct scan_lookback_tuning<8> {
   // As for 4-byte values.
   static constexpr bool fold_in_shared = true;
   static constexpr int min_blocks_per_sm = 0;
-  // Off: on the H100 the pipelined kernel ran 0.89-0.97x this shape's one-block-per-tile
-  // kernel for 8-byte values at 2^18-2^28 (the experiments file).
-  static constexpr int pipeline_stages = 0;
-  static constexpr int pipelined_min_tiles = 0;
+  // The pipelined kernel as for 4-byte values. With the split status words (tile_status.cuh)
+  // it ran 1.05-1.08x this shape's one-block-per-tile kernel on the H100 at 2^20 (256 tiles),
+  // 1.16-1.26x from 2^24 to 2^28, 0.79-0.96x up to 2^18 (64 tiles). Under the flag-beside-
+  // value status it had lost everywhere (0.89-0.97x): its look-back warp was the bottleneck.
+  static constexpr int pipeline_stages = 6;
+  static constexpr int pipelined_min_tiles = 128;
 };
 
 }  // namespace parprim::cuda_tuning
