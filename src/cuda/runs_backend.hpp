@@ -7,8 +7,8 @@
 //   scan_by_heads (by_key.cu): the segmented scans, as the by-key scan with u8 head flags as
 //     the keys (a run continues while the flag is 0).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
-//     head source, K = u32): the scans go to scan_by_heads (segmented.cu builds the flags from
-//     offsets), segmented_reduce to its per-segment paths or the two-pass engine of
+//     head source, K = u32): the scans go to scan_by_heads (the flags from offsets built by
+//     parprim/cuda/segmented_scan.cuh), segmented_reduce to its per-segment paths or the two-pass engine of
 //     parprim/cuda/segmented.cuh.
 // Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered;
 // the by-key ones -1 too where io.count_out receives the count: the _into forms).

@@ -1,6 +1,8 @@
 // The CUDA body of segmented_reduce and the segmented scans (nvcc only), for any value type
 // and associative operator: the precompiled entry points (src/cuda/kernels/segmented.cu) are
 // this code instantiated for the six types with the built-in operators chosen at run time.
+// The scans run the single-pass by-key scan over head flags (parprim/cuda/segmented_scan.cuh);
+// what follows is segmented_reduce's general path, the two-pass runs engine.
 //
 // Three launches (plus, for offsets, one binary search per tile):
 //   1. tile kernel, fold pass: each block loads one tile (threads x items consecutive
@@ -9,8 +11,8 @@
 //   2. the library's single-pass scan (parprim/cuda/scan.cuh) scans the tile states in tile
 //      order (exclusive, in place) and leaves the whole input's state after the last tile;
 //   3. tile kernel, write pass: each block recomputes its tile from its exclusive prefix and
-//      writes. A run's reduction is written where the next run starts (or at the end), so no
-//      element needs to see its successor.
+//      writes each run's reduction where the next run starts (or at the end), so no element
+//      needs to see its successor.
 // A run state is (value since the last head, heads seen, tag of the last head, valid); the
 // segmented operator restarts the value at a head and combines states in tile and thread
 // order only, so the caller's operator need not be commutative and needs no identity. The
@@ -33,6 +35,7 @@
 #include "parprim/cuda/segment_blocks.cuh"
 #include "parprim/cuda/scan.cuh"
 #include "parprim/cuda/segment_warps.cuh"
+#include "parprim/cuda/segmented_scan.cuh"
 #include "parprim/cuda/tuning/runs_tuning.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/segmented.hpp"
@@ -205,17 +208,9 @@ __global__ void __launch_bounds__(tuning<V>::threads)
 #pragma unroll 1
   for (int i = first; i < last; ++i) {
     const state<V> e = element_at<Heads>(a, s, op, b0, i);
-    const bool head = e.heads != 0;
-    if (head && run.valid) close_run(a, run);
-    const state<V> before = run;
+    if (e.heads != 0 && run.valid) close_run(a, run);
     run = sop(run, e);
-    // Only this thread reads s.values[i], and it has just done so: safe to overwrite.
-    if (a.scan_out) s.values[i] = a.inclusive ? run.value : (head ? a.init : before.value);
     if (b0 + i == a.n - 1) close_run(a, run);
-  }
-  if (a.scan_out) {  // back out through shared memory, coalesced
-    __syncthreads();
-    for (int i = threadIdx.x; i < count; i += tune::threads) a.scan_out[b0 + i] = s.values[i];
   }
 }
 
@@ -272,18 +267,16 @@ void launch(const context& ctx, const segments_job<V>& job, Op op, workspace* ws
   const segmented_op<V, Op> sop{op};
   scan_into(ctx, states, states, tiles + 1, /*inclusive=*/false, segmented_op<V, Op>::identity(),
             parprim::detail::identity_map{}, sop, scan_scratch, who);
-  if (job.reduced_out || job.scan_out) {
-    runs_tile_kernel<Heads, V><<<unsigned(tiles), tune::threads, 0, stream>>>(a, op, states,
-                                                                              true);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  }
+  runs_tile_kernel<Heads, V><<<unsigned(tiles), tune::threads, 0, stream>>>(a, op, states, true);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
-// The job with flags or offsets as the head source; a reduction of short-to-medium segments
-// goes to one warp per segment instead (parprim/cuda/segment_warps.cuh), of medium ones to
-// one block per segment (parprim/cuda/segment_blocks.cuh).
+// segmented_reduce's job, with flags or offsets as the head source: short-to-medium segments
+// go to one warp per segment (parprim/cuda/segment_warps.cuh), medium ones to one block per
+// segment (parprim/cuda/segment_blocks.cuh), the rest to the two passes above.
 template <class V, class Op>
-void run(const context& ctx, const segments_job<V>& job, Op op, workspace* ws, const char* who) {
+void reduce(const context& ctx, const segments_job<V>& job, Op op, workspace* ws,
+            const char* who) {
   if (segment_warps::suits(job)) segment_warps::launch(ctx, job, op, who);
   else if (segment_blocks::suits(job)) segment_blocks::launch(ctx, job, op, who);
   else if (job.flags) launch<head_source::flags>(ctx, job, op, ws, who);
@@ -322,7 +315,8 @@ struct cuda_body<segmented_tag, true> {
   template <class V, class Op>
   static void run(const context& ctx, const char* function, const segments_job<V>& job, Op op,
                   workspace* ws) {
-    cuda_kernels::runs::run(ctx, job, op, ws, function);
+    if (job.scan_out) cuda_kernels::segmented_scan::run(ctx, job, op, ws, function);
+    else cuda_kernels::runs::reduce(ctx, job, op, ws, function);
   }
   // The guessed reduce queued behind the offsets check (segmented_reduce's follow-up:
   // detail::offsets_follow_up); returns the cuda_tuning::segment_path queued, as an int.

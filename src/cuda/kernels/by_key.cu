@@ -10,6 +10,7 @@
 #include "cuda/runs_backend.hpp"
 #include "parprim/by_key.hpp"
 #include "parprim/cuda/by_key.cuh"
+#include "parprim/cuda/segmented_scan.cuh"
 #include "parprim/detail/op_functors.hpp"
 #include "parprim/types.hpp"
 
@@ -39,14 +40,6 @@ struct plus_word<V, true> {
 };
 template <class V>
 using plus_word_t = typename plus_word<V>::type;
-
-// The segmented scans' equality on head flags: b continues a's run unless b's flag is set
-// (flags[i] != 0 starts a segment; the kernel starts one at element 0 whatever its flag).
-struct continues_segment {
-  __device__ __forceinline__ bool operator()(std::uint8_t, std::uint8_t b) const {
-    return b == 0;
-  }
-};
 
 }  // namespace
 
@@ -78,12 +71,13 @@ template <class V>
 void scan_by_heads(const context& ctx, const detail::runs_io<std::uint8_t, V>& io, op o,
                    workspace* ws) {
   constexpr auto scan = detail::runs_kind::scan;
+  using heads_eq = cuda_kernels::segmented_scan::continues_segment;
   using W = plus_word_t<V>;
   if (o == op::plus)
-    cuda_kernels::by_key::runs<scan>(ctx, detail::revalue<W>(io), continues_segment{},
+    cuda_kernels::by_key::runs<scan>(ctx, detail::revalue<W>(io), heads_eq{},
                                      detail::plus_op<W>{}, ws, "segmented_scan");
   else
-    cuda_kernels::by_key::runs<scan>(ctx, io, continues_segment{}, min_or_max<V>{o == op::min},
+    cuda_kernels::by_key::runs<scan>(ctx, io, heads_eq{}, min_or_max<V>{o == op::min},
                                      ws, "segmented_scan");
 }
 

@@ -1,6 +1,6 @@
 // CUDA dispatch of the segmented primitives' runs jobs: the segmented scans run the
-// single-pass by-key scan with u8 head flags as the keys (scan_by_heads, by_key.cu; the flags
-// built here from offsets); segmented_reduce runs the two-pass runs engine
+// single-pass by-key scan with u8 head flags as the keys (parprim/cuda/segmented_scan.cuh,
+// with scan_by_heads of by_key.cu); segmented_reduce runs the two-pass runs engine
 // (parprim/cuda/segmented.cuh) with flags or offsets as the head source, the chunked segmented_reduce for
 // long segments (segmented_reduce.cuh), and the device check of segment offsets. The runs
 // engine's entry sends a segmented_reduce of short-to-medium segments to one warp per segment
@@ -15,6 +15,7 @@
 #include "cuda/runs_backend.hpp"
 #include "cuda/segmented_backend.hpp"
 #include "parprim/cuda/segmented.cuh"
+#include "parprim/cuda/segmented_scan.cuh"
 #include "parprim/detail/op_functors.hpp"
 #include "parprim/types.hpp"
 
@@ -107,65 +108,23 @@ __global__ void __launch_bounds__(check_threads)
   // and a finished kernel's writes are visible to the host by then.
 }
 
-// The segmented scans' head flags from checked offsets: flags[offsets[s] - offsets[0]] = 1 for
-// every non-empty segment s (flags zeroed before; several empty segments may share a start,
-// so only non-empty ones mark it). Grid-stride over the segments.
-constexpr int mark_threads = 256;
-constexpr int mark_blocks_per_sm = 32;  // of 256 threads: enough to fill an SM
-__global__ void __launch_bounds__(mark_threads)
-    mark_segment_heads_kernel(const std::int64_t* offsets, std::int64_t segments,
-                              std::uint8_t* flags) {
-  const std::int64_t first = offsets[0];
-  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t s = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; s < segments;
-       s += stride) {
-    const std::int64_t start = offsets[s];
-    if (offsets[s + 1] > start) flags[start - first] = 1;
-  }
-}
-
 }  // namespace parprim::cuda_kernels
 
 namespace parprim::cuda_backend {
 
 namespace {
-// The segmented scans on the single-pass by-key scan (decoupled look-back) with u8 head flags
-// as the keys. On the H100, 2^26 f32 plus, the two-pass runs engine (fold pass, scan of the
-// 24-byte tile states, write pass) took 0.68-0.83 ms for every segment shape (segments of 1,
-// 32, 256, 4096, power law, one segment) where CUB's InclusiveSumByKey over u32 segment ids
-// takes 0.317 ms and our by-key scan 0.35 ms on u32 keys: one pass reads each value once and
-// writes it once, and 1-byte flags cost less traffic than 4-byte keys. By flags, the caller's
-// flags are the keys; by offsets, the flags of the covered range are built first (a memset
-// and one small kernel, no host synchronisation: the offsets were checked).
+// The segmented scans with the library's operators (parprim/cuda/segmented_scan.cuh): the
+// head flags, then by_key.cu's precompiled scan_by_heads.
 template <class V>
 void segmented_scan(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
                     workspace* ws) {
-  detail::runs_io<std::uint8_t, V> io;
-  io.n = job.n;
-  io.values = job.values;
-  io.values_out = job.scan_out;
-  io.inclusive = job.inclusive;
-  io.init = job.init;
-  if (job.flags) {
-    io.keys = job.flags;
-    return scan_by_heads(ctx, io, job.o, ws);
-  }
-  using namespace cuda_kernels;
-  const char* who = "segmented_scan";
-  use_device(ctx, who);
-  cudaStream_t stream = stream_of(ctx);
-  // The flags take the workspace; the scan's own scratch (a few bytes a tile) comes from the
-  // context's caching allocator, since a workspace hands out one block per call.
-  detail::temp_memory flags(ctx, ws, detail::align_up(std::size_t(job.n)));
-  auto* heads = flags.as<std::uint8_t>();
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(heads, 0, std::size_t(job.n), stream));
-  const auto blocks = std::min<std::int64_t>(ceil_div(job.segments, mark_threads),
-                                             std::int64_t(ctx.multiprocessors()) * mark_blocks_per_sm);
-  mark_segment_heads_kernel<<<unsigned(blocks), mark_threads, 0, stream>>>(
-      job.offsets, job.segments, heads);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  io.keys = heads;
-  scan_by_heads(ctx, io, job.o, nullptr);
+  namespace scan = cuda_kernels::segmented_scan;
+  auto io = scan::scan_io<V>(job);
+  scan::with_head_flags<V>(ctx, job, ws, "segmented_scan",
+                           [&](const std::uint8_t* heads, workspace* scan_ws) {
+                             io.keys = heads;
+                             scan_by_heads(ctx, io, job.o, scan_ws);
+                           });
 }
 }  // namespace
 
@@ -175,7 +134,7 @@ std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::ui
   if (job.scan_out)
     segmented_scan(ctx, job, ws);
   else
-    cuda_kernels::runs::run(ctx, job, cuda_kernels::runtime_op<V>{job.o}, ws, "segmented");
+    cuda_kernels::runs::reduce(ctx, job, cuda_kernels::runtime_op<V>{job.o}, ws, "segmented");
   return -1;  // the segmented primitives do not ask for the run count
 }
 
