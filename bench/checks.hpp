@@ -44,20 +44,40 @@ struct verdict {
 
 inline verdict exact(bool same) { return {same ? 1.0 : 0.0, std::numeric_limits<double>::quiet_NaN()}; }
 
-// ours[i] against theirs[i] (and d.exact[i]) for i < count; theirs null: against d.exact[i]
-// alone, where there is no yardstick's output (e.g. on the CPU, where the oracle is the sum in
-// double itself).
-inline verdict compare_sums(const float* ours, const float* theirs, const double_sums& d, std::int64_t count) {
-  bool ok = true;
-  double max_rel_diff = 0;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const double diff = std::fabs(double(ours[i]) - (theirs ? double(theirs[i]) : d.exact[i]));
-    const double bound = sum_tolerance * d.magnitude[i];
-    // NaN fails both.
-    if (!(diff <= bound) && !(std::fabs(double(ours[i]) - d.exact[i]) <= bound)) ok = false;
-    if (d.magnitude[i] > 0) max_rel_diff = std::max(max_rel_diff, diff / d.magnitude[i]);
+// ours[i] against theirs[i] and the sum in double (exact, magnitude) for i = 0, 1, ... in turn
+// (theirs null: against the sum alone, where there is no yardstick's output, e.g. on the CPU,
+// where the oracle is the sum in double itself). Sums past `count` are not compared.
+class sums_comparison {
+ public:
+  sums_comparison(const float* ours, const float* theirs, std::int64_t count)
+      : ours_(ours), theirs_(theirs), count_(count) {}
+  void operator()(double exact, double magnitude) {
+    if (i_ < count_) {
+      const double got = double(ours_[i_]);
+      const double diff = std::fabs(got - (theirs_ ? double(theirs_[i_]) : exact));
+      const double bound = sum_tolerance * magnitude;
+      // NaN fails both.
+      if (!(diff <= bound) && !(std::fabs(got - exact) <= bound)) ok_ = false;
+      if (magnitude > 0) max_rel_diff_ = std::max(max_rel_diff_, diff / magnitude);
+    }
+    ++i_;
   }
-  return {ok ? 1.0 : 0.0, max_rel_diff};
+  verdict result() const { return {ok_ ? 1.0 : 0.0, max_rel_diff_}; }
+
+ private:
+  const float* ours_;
+  const float* theirs_;
+  std::int64_t count_;
+  std::int64_t i_ = 0;
+  bool ok_ = true;
+  double max_rel_diff_ = 0;
+};
+
+// ours[i] against theirs[i] (and d.exact[i]) for i < count, as sums_comparison says.
+inline verdict compare_sums(const float* ours, const float* theirs, const double_sums& d, std::int64_t count) {
+  sums_comparison compare(ours, theirs, count);
+  for (std::int64_t i = 0; i < count; ++i) compare(d.exact[std::size_t(i)], d.magnitude[std::size_t(i)]);
+  return compare.result();
 }
 
 // The verdict's figures in a row: `figure` and "max_rel_diff", where they were compared.
@@ -81,19 +101,13 @@ std::vector<T> head(const context& ctx, const buffer<T>& b, std::int64_t count) 
 // Which sums of x a check compares: the total, or every exclusive or inclusive prefix.
 enum class sums_of { total, exclusive_prefixes, inclusive_prefixes };
 
-// The sums in double of each segment [offsets[s], offsets[s+1]) (total), or of each element's
-// exclusive or inclusive prefix within its segment (an exclusive prefix of a segment's first
-// element is 0, with magnitude 0: the scans' init there must be exact).
-inline double_sums sums_in_double(const std::vector<float>& x, const std::vector<std::int64_t>& offsets,
-                                  sums_of k) {
-  double_sums d;
-  const std::size_t count = k == sums_of::total ? offsets.size() : x.size();
-  d.exact.reserve(count);
-  d.magnitude.reserve(count);
-  auto keep = [&d](double sum, double magnitude) {
-    d.exact.push_back(sum);
-    d.magnitude.push_back(magnitude);
-  };
+// Calls keep(sum, magnitude) with the sum in double (and the sum of |x|) of each segment
+// [offsets[s], offsets[s+1]) (total), or of each element's exclusive or inclusive prefix
+// within its segment (an exclusive prefix of a segment's first element is 0, with magnitude
+// 0: the scans' init there must be exact), in order.
+template <class Keep>
+void for_each_segment_sum(const std::vector<float>& x, const std::vector<std::int64_t>& offsets,
+                          sums_of k, Keep&& keep) {
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
     double sum = 0, magnitude = 0;
     for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
@@ -104,7 +118,34 @@ inline double_sums sums_in_double(const std::vector<float>& x, const std::vector
     }
     if (k == sums_of::total) keep(sum, magnitude);
   }
+}
+
+// The sums of for_each_segment_sum, kept (for the totals, one per segment, that several
+// checks share).
+inline double_sums sums_in_double(const std::vector<float>& x, const std::vector<std::int64_t>& offsets,
+                                  sums_of k) {
+  double_sums d;
+  const std::size_t count = k == sums_of::total ? offsets.size() : x.size();
+  d.exact.reserve(count);
+  d.magnitude.reserve(count);
+  for_each_segment_sum(x, offsets, k, [&d](double sum, double magnitude) {
+    d.exact.push_back(sum);
+    d.magnitude.push_back(magnitude);
+  });
   return d;
+}
+
+// ours[i] (and theirs[i]) against the sums of for_each_segment_sum, taken as the walk goes:
+// the prefix checks hold no vector of n doubles (two of them took 4 GiB of host memory at 2^28
+// elements). `count`: the sums ours holds; a different number of sums fails.
+inline verdict compare_segment_sums(const float* ours, const float* theirs, std::int64_t count,
+                                    const std::vector<float>& x,
+                                    const std::vector<std::int64_t>& offsets, sums_of k) {
+  const std::int64_t sums = k == sums_of::total ? std::int64_t(offsets.size()) - 1 : std::int64_t(x.size());
+  if (count != sums) return exact(false);
+  sums_comparison compare(ours, theirs, count);
+  for_each_segment_sum(x, offsets, k, compare);
+  return compare.result();
 }
 
 // The offsets of the runs of equal keys (0, each run's start, keys.size()).

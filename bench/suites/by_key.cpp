@@ -94,8 +94,8 @@ struct expected {
   std::int64_t count = 0;
 };
 
-// One input (keys with runs of one mean length, values) with the buffers every primitive
-// writes, and the sums in double of each run and of each element's prefix in its run.
+// One input (keys with runs of one mean length, values, the runs' offsets) with the buffers
+// every primitive writes.
 struct by_key_case {
   const context& ctx;
   const std::vector<std::uint32_t>& keys;
@@ -108,7 +108,6 @@ struct by_key_case {
   buffer<std::int64_t>& count;
   workspace& ws;
   const std::vector<std::int64_t>& offsets;  // of the runs
-  double_sums run_sums;
 
   std::int64_t device_count() const { return count.to_host()[0]; }
   // The runs a yardstick left in the outputs: the count, the keys, and the sums or lengths.
@@ -134,9 +133,11 @@ struct by_key_case {
     if (!same_prefix(head(ctx, ko, runs), e.keys, runs)) return false;
     return !with_lengths || same_prefix(head(ctx, lengths, runs), e.lengths, runs);
   }
-  verdict check_sums(const expected& e, std::int64_t count_out, const double_sums& sums) const {
+  // Our count_out values against the yardstick's (e) and the sums in double (k: each run's
+  // total, or each element's prefix in its run), summed as the comparison walks.
+  verdict check_sums(const expected& e, std::int64_t count_out, sums_of k) const {
     const auto ours = head(ctx, vo, count_out);
-    return compare_sums(ours.data(), e.values.data(), sums, count_out);
+    return compare_segment_sums(ours.data(), e.values.data(), count_out, vals, offsets, k);
   }
 };
 
@@ -164,7 +165,7 @@ std::function<verdict(std::int64_t)> runs_check(const by_key_case& c, const expe
                                                 bool sums) {
   return [&c, &e, lengths, sums](std::int64_t runs) {
     if (!c.same_runs(e, runs, lengths)) return exact(false);
-    return sums ? c.check_sums(e, runs, c.run_sums) : exact(true);
+    return sums ? c.check_sums(e, runs, sums_of::total) : exact(true);
   };
 }
 
@@ -214,10 +215,9 @@ void bench_scan_by_key(session& s, table& t, by_key_case& c, std::int64_t mean_r
     if (inclusive) inclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, op::plus, &c.ws);
     else exclusive_scan_by_key<std::uint32_t, float>(c.ctx, c.k, c.v, c.vo, 0.0f, op::plus, &c.ws);
   });
-  // Each element's prefix in its run, in double: only these rows need them (n of each).
   const sums_of prefixes = inclusive ? sums_of::inclusive_prefixes : sums_of::exclusive_prefixes;
   add_row(s, t, {inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", n, mean_run, ms, 12.0 * double(n),
-                 yard, c.check_sums(e, n, sums_in_double(c.vals, c.offsets, prefixes))});
+                 yard, c.check_sums(e, n, prefixes)});
 }
 
 // unique (lengths false) or run_length_encode (true).
@@ -335,8 +335,7 @@ void run_by_key(session& s) {
       auto keys = run_keys(n, mean_run, 7 + mean_run);
       auto k = buffer<std::uint32_t>::from_host(ctx, keys);
       const auto offsets = run_offsets(keys);
-      by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws, offsets,
-                    sums_in_double(vals, offsets, sums_of::total)};
+      by_key_case c{ctx, keys, vals, k, v, ko, vo, lengths, count, ws, offsets};
       bench_reduce_by_key(s, t, c, mean_run);
       bench_scan_by_key(s, t, c, mean_run, true);
       bench_scan_by_key(s, t, c, mean_run, false);

@@ -83,7 +83,8 @@ std::vector<std::int64_t> uniform_offsets(std::int64_t n, std::int64_t length) {
 // The check of an output against the sequential sums of x over each segment
 // [offsets[s], offsets[s+1]), or (prefixes) of each element's inclusive prefix within its
 // segment: u32 bitwise (wrapping), f32 within sum_tolerance * sum|x| of the sums taken in
-// double. The sums are taken once, here, for both rows of a pair.
+// double. The segment totals are taken once, here, for both rows of a pair; the n prefixes
+// at each check, as the comparison walks (x and offsets outlive the check).
 template <class T>
 std::function<verdict(const std::vector<T>&)> segment_sums_check(const std::vector<T>& x,
                                                                 const std::vector<std::int64_t>& offsets,
@@ -93,8 +94,12 @@ std::function<verdict(const std::vector<T>&)> segment_sums_check(const std::vect
                          : reference::segmented_reduce(x, offsets, T(0), op::plus);
     return [want = std::move(want)](const std::vector<T>& ours) { return exact(same_bits(ours, want)); };
   } else {
-    const sums_of which = prefixes ? sums_of::inclusive_prefixes : sums_of::total;
-    return [d = sums_in_double(x, offsets, which)](const std::vector<T>& ours) {
+    if (prefixes)
+      return [&x, &offsets](const std::vector<T>& ours) {
+        return compare_segment_sums(ours.data(), nullptr, std::int64_t(ours.size()), x, offsets,
+                                    sums_of::inclusive_prefixes);
+      };
+    return [d = sums_in_double(x, offsets, sums_of::total)](const std::vector<T>& ours) {
       if (ours.size() != d.exact.size()) return exact(false);
       return compare_sums(ours.data(), nullptr, d, std::int64_t(ours.size()));
     };

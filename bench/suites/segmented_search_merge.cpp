@@ -114,7 +114,7 @@ void bench_segmented_reduce(session& s, table& t, const shape_case& c) {
   red.fill_bytes(0xFF);  // NaN: an output left unwritten cannot pass as the yardstick's
   const double ms = s.time_ms([&] { segmented_reduce<float>(ctx, c.in, c.off, red, 0.0f, op::plus, &c.ws); });
   const verdict check =
-      compare_sums(red.to_host().data(), expect.data(), sums_in_double(c.x, c.offsets, sums_of::total), segments);
+      compare_segment_sums(red.to_host().data(), expect.data(), segments, c.x, c.offsets, sums_of::total);
   add_row(s, t, "segmented_reduce", c.name, n, ms, 4.0 * double(n) + 12.0 * double(segments), yard_ms,
           s.on_gpu() ? "cub" : "sequential", check);
 }
@@ -142,7 +142,7 @@ void bench_segmented_scan(session& s, table& t, shape_case& c, bool inclusive) {
   });
   const sums_of prefixes = inclusive ? sums_of::inclusive_prefixes : sums_of::exclusive_prefixes;
   const verdict check =
-      compare_sums(c.out.to_host().data(), expect.data(), sums_in_double(c.x, c.offsets, prefixes), n);
+      compare_segment_sums(c.out.to_host().data(), expect.data(), n, c.x, c.offsets, prefixes);
   add_row(s, t, inclusive ? "segmented_inclusive_scan" : "segmented_exclusive_scan", c.name, n, ms,
           8.0 * double(n) + 8.0 * double(c.segments()), yard_ms, s.on_gpu() ? "cub" : "sequential", check);
 }
