@@ -13,7 +13,8 @@
 
 namespace parprim::detail {
 
-// Runs the job on ctx's backend; returns the number of runs.
+// Runs the job on ctx's backend; returns -1 (the segmented primitives do not ask for the run
+// count).
 template <class K, class V>
 std::int64_t run_job(const context& ctx, const runs_job<K, V>& job, workspace* ws) {
 #if PARPRIM_HAVE_CUDA

@@ -10,7 +10,8 @@ namespace parprim::cpu_backend {
 
 template <class K, class V>
 std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job) {
-  return detail::with_op<V>(job.o, [&](auto op) { return detail::cpu::segments::run(ctx, job, op); });
+  detail::with_op<V>(job.o, [&](auto op) { detail::cpu::segments::run(ctx, job, op); });
+  return -1;
 }
 
 #define PARPRIM_INSTANTIATE(V) \

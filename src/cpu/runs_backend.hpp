@@ -1,5 +1,5 @@
 // The CPU backend's entry point for runs jobs (src/core/runs_job.hpp), compiled for K = u32;
-// returns the number of runs.
+// returns -1, as the CUDA one does: the segmented primitives do not ask for the run count.
 #pragma once
 
 #include <cstdint>
