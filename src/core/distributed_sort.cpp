@@ -163,6 +163,53 @@ void merge_chunk(const context& ctx, const std::vector<sorted_run<K, V>>& receiv
   if (runs.front().keys != out.keys) copy_to(runs.front(), out);
 }
 
+// Chunk k's exchange on rank r: where each rank's run goes in and comes from (element offsets
+// and counts for alltoallv_at), the P runs to merge in source-rank order and their total.
+template <class K, class V>
+struct chunk_plan {
+  std::vector<std::int64_t> send_at, send_n, recv_at, recv_n;
+  std::vector<sorted_run<K, V>> runs;
+  std::int64_t count = 0;
+};
+
+// split(p, k, s): rank s's sorted position where chunk k of rank p starts. mine: rank r's
+// sorted slice. in_got(at, m): the run of m elements at `at` in the receive buffer. got_at:
+// where this chunk's runs start in it (a multiple of align), moved past them.
+template <class K, class V, class Split, class InGot>
+chunk_plan<K, V> plan_chunk(int r, int P, int k, std::int64_t align, Split split,
+                            sorted_run<K, V> mine, InGot in_got, std::int64_t& got_at) {
+  chunk_plan<K, V> c;
+  c.send_at.assign(P, 0);
+  c.send_n.assign(P, 0);
+  c.recv_at.assign(P, 0);
+  c.recv_n.assign(P, 0);
+  c.runs.resize(P);
+  for (int p = 0; p < P; ++p) {
+    // From rank p: its keys in my chunk k (its last chunk ends where rank p + 1's first
+    // begins), at the next aligned place of got with the same lead as at their source.
+    const std::int64_t source = split(r, k, p);
+    const std::int64_t m = split(r, k + 1, p) - source;
+    const std::int64_t lead = source % align;
+    if (p == r) {
+      // My own run is merged where it lies in the sorted slice; its place in got stays
+      // reserved (the merge rounds of 3 or more ranks use the chunk's part of got as scratch).
+      c.runs[p] = {mine.keys + source, mine.values ? mine.values + source : nullptr, m};
+    } else {
+      c.recv_at[p] = got_at;
+      c.recv_n[p] = m > 0 ? m + lead : 0;
+      c.runs[p] = in_got(got_at + lead, m);
+      // To rank p: my keys in its chunk k, from the aligned position at or before their start.
+      const std::int64_t from = split(p, k, r);
+      const std::int64_t count = split(p, k + 1, r) - from;
+      c.send_at[p] = from - from % align;
+      c.send_n[p] = count > 0 ? count + from % align : 0;
+    }
+    if (m > 0) got_at = (got_at + lead + m + align - 1) / align * align;
+    c.count += m;
+  }
+  return c;
+}
+
 // Host wall clock since the last lap (the caller waits for its device before each lap).
 class phase_clock {
  public:
@@ -226,49 +273,25 @@ void sort_on_rank(const device_group& g, int r, dist_buffer<K>& keys, dist_buffe
   detail::local::stream_wait(side, ctx);  // the exchange reads the sorted slice
   communicator& comm = g.comm(r);
   std::int64_t got_at = 0;  // where the next chunk's runs go in got (a multiple of align)
+  const sorted_run<K, V> mine{keys.slice(r).data(), values ? values->slice(r).data() : nullptr, n};
   for (int k = 0; k < chunks; ++k) {
-    std::vector<std::int64_t> send_at(P), send_n(P), recv_at(P), recv_n(P);
-    std::vector<sorted_run<K, V>> runs(P);
     const std::int64_t chunk_got = got_at;
-    std::int64_t chunk_n = 0;
-    for (int p = 0; p < P; ++p) {
-      // From rank p: its keys in my chunk k (its last chunk ends where rank p + 1's first
-      // begins), at the next aligned place of got with the same lead as at their source.
-      const std::int64_t source = split(r, k, p);
-      const std::int64_t m = split(r, k + 1, p) - source;
-      const std::int64_t lead = source % align;
-      if (p == r) {
-        // My own run is merged where it lies in the sorted slice; its place in got stays
-        // reserved (the merge rounds of 3 or more ranks use the chunk's part of got as scratch).
-        runs[p] = {keys.slice(r).data() + source, values ? values->slice(r).data() + source : nullptr, m};
-      } else {
-        recv_at[p] = got_at;
-        recv_n[p] = m > 0 ? m + lead : 0;
-        runs[p] = in_got(got_at + lead, m);
-        // To rank p: my keys in its chunk k, from the aligned position at or before their start.
-        const std::int64_t from = split(p, k, r);
-        const std::int64_t count = split(p, k + 1, r) - from;
-        send_at[p] = from - from % align;
-        send_n[p] = count > 0 ? count + from % align : 0;
-      }
-      if (m > 0) got_at = (got_at + lead + m + align - 1) / align * align;
-      chunk_n += m;
-    }
-    comm.alltoallv_at(side, keys.slice(r).data(), detail::to_bytes(send_at, sizeof(K)),
-                      detail::to_bytes(send_n, sizeof(K)), got_keys.data(),
-                      detail::to_bytes(recv_at, sizeof(K)), detail::to_bytes(recv_n, sizeof(K)));
+    const auto plan = plan_chunk<K, V>(r, P, k, align, split, mine, in_got, got_at);
+    comm.alltoallv_at(side, mine.keys, detail::to_bytes(plan.send_at, sizeof(K)),
+                      detail::to_bytes(plan.send_n, sizeof(K)), got_keys.data(),
+                      detail::to_bytes(plan.recv_at, sizeof(K)), detail::to_bytes(plan.recv_n, sizeof(K)));
     if (values)
-      comm.alltoallv_at(side, values->slice(r).data(), detail::to_bytes(send_at, sizeof(V)),
-                        detail::to_bytes(send_n, sizeof(V)), got_values.data(),
-                        detail::to_bytes(recv_at, sizeof(V)), detail::to_bytes(recv_n, sizeof(V)));
+      comm.alltoallv_at(side, mine.values, detail::to_bytes(plan.send_at, sizeof(V)),
+                        detail::to_bytes(plan.send_n, sizeof(V)), got_values.data(),
+                        detail::to_bytes(plan.recv_at, sizeof(V)), detail::to_bytes(plan.recv_n, sizeof(V)));
     // The chunk's runs are each sorted and arrive in source-rank order: a stable merge of
     // them is the global stable order. It runs on ctx while the next chunk crosses on side;
     // its scratch is the chunk's own part of got, which the next chunks do not touch.
     detail::local::stream_wait(ctx, side);
     const std::int64_t chunk_lo = targets[static_cast<std::size_t>(r) * chunks + k] - keys.offset(r);
     const sorted_run<K, V> out{sorted_keys.data() + chunk_lo,
-                               values ? sorted_values.data() + chunk_lo : nullptr, chunk_n};
-    merge_chunk<K, V>(ctx, runs, out, in_got(chunk_got, chunk_n), order, key_order);
+                               values ? sorted_values.data() + chunk_lo : nullptr, plan.count};
+    merge_chunk<K, V>(ctx, plan.runs, out, in_got(chunk_got, plan.count), order, key_order);
   }
   side.synchronize();
   t.exchange = clock.lap_ms();
