@@ -133,6 +133,37 @@ void digit_major_offsets(std::int64_t* counts, std::int64_t blocks) {
     }
 }
 
+// Step 1 for one block [s, e): h[p * radix + d] counts the keys whose pass-p digit is d.
+template <class U>
+void fused_histogram(const detail::sort_request& r, const pass_plan& plan, int passes, const U* keys,
+                     std::int64_t s, std::int64_t e, std::int64_t* h) {
+  for (std::int64_t i = s; i < e; ++i) {
+    const U image = detail::ordered_bits(keys[i], r.kind, r.descending);
+    for (int p = 0; p < passes; ++p)
+      ++h[p * radix + ((image >> plan.shift[p]) & ((1u << plan.width[p]) - 1u))];
+  }
+}
+
+// The passes that move keys (a pass whose digit is the same for all n keys is skipped), from
+// the fused counts fused[block][pass][digit]; the first one's counts go to offsets[block][digit].
+inline std::vector<int> executed_passes(const std::vector<std::int64_t>& fused, int blocks, int passes,
+                                        std::int64_t n, std::vector<std::int64_t>& offsets) {
+  std::vector<int> executed;
+  for (int p = 0; p < passes; ++p) {
+    bool trivial = false;
+    for (int d = 0; d < radix && !trivial; ++d) {
+      std::int64_t total = 0;
+      for (int c = 0; c < blocks; ++c) total += fused[(std::size_t(c) * passes + p) * radix + d];
+      trivial = total == n;
+    }
+    if (!trivial) executed.push_back(p);
+  }
+  if (!executed.empty())  // the first executed pass reads the input: its counts are fused
+    for (int c = 0; c < blocks; ++c)
+      std::copy_n(&fused[(std::size_t(c) * passes + executed[0]) * radix], radix, &offsets[std::size_t(c) * radix]);
+  return executed;
+}
+
 template <class U, class W>
 void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* values,
               workspace* ws) {
@@ -165,29 +196,10 @@ void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* val
   {
     const int b = omp_get_thread_num();
     const std::int64_t s = b * chunk, e = std::min(n, s + chunk);
-    // Step 1: the fused histogram.
-    std::int64_t* h = &fused[std::size_t(b) * passes * radix];
-    for (std::int64_t i = s; i < e; ++i) {
-      const U image = detail::ordered_bits(keys[i], r.kind, r.descending);
-      for (int p = 0; p < passes; ++p)
-        ++h[p * radix + ((image >> plan.shift[p]) & ((1u << plan.width[p]) - 1u))];
-    }
+    fused_histogram(r, plan, passes, keys, s, e, &fused[std::size_t(b) * passes * radix]);  // step 1
 #pragma omp barrier
 #pragma omp single
-    {
-      for (int p = 0; p < passes; ++p) {
-        bool trivial = false;
-        for (int d = 0; d < radix && !trivial; ++d) {
-          std::int64_t total = 0;
-          for (int c = 0; c < blocks; ++c) total += fused[(std::size_t(c) * passes + p) * radix + d];
-          trivial = total == n;
-        }
-        if (!trivial) executed.push_back(p);
-      }
-      if (!executed.empty())  // the first executed pass reads the input: its counts are fused
-        for (int c = 0; c < blocks; ++c)
-          std::copy_n(&fused[(std::size_t(c) * passes + executed[0]) * radix], radix, &offsets[std::size_t(c) * radix]);
-    }
+    executed = executed_passes(fused, blocks, passes, n, offsets);
     block_scatter<U, W> scatter(values != nullptr, blocks);
     scatters[std::size_t(b)] = &scatter;
     const int runs = int(executed.size());
