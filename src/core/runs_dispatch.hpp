@@ -13,15 +13,14 @@
 
 namespace parprim::detail {
 
-// Runs the job on ctx's backend; returns -1 (the segmented primitives do not ask for the run
-// count).
+// Runs the job on ctx's backend (the segmented primitives do not ask for the run count).
 template <class K, class V>
-std::int64_t run_job(const context& ctx, const runs_job<K, V>& job, workspace* ws) {
+void run_job(const context& ctx, const runs_job<K, V>& job, workspace* ws) {
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) return cuda_backend::runs(ctx, job, ws);
 #endif
   (void)ws;
-  return cpu_backend::runs(ctx, job);
+  cpu_backend::runs(ctx, job);
 }
 
 }  // namespace parprim::detail

@@ -9,13 +9,12 @@
 namespace parprim::cpu_backend {
 
 template <class K, class V>
-std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job) {
+void runs(const context& ctx, const detail::runs_job<K, V>& job) {
   detail::with_op<V>(job.o, [&](auto op) { detail::cpu::segments::run(ctx, job, op); });
-  return -1;
 }
 
 #define PARPRIM_INSTANTIATE(V) \
-  template std::int64_t runs<std::uint32_t, V>(const context&, const detail::runs_job<std::uint32_t, V>&);
+  template void runs<std::uint32_t, V>(const context&, const detail::runs_job<std::uint32_t, V>&);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

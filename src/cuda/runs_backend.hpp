@@ -10,8 +10,9 @@
 //     head source, K = u32): the scans go to scan_by_heads (the flags from offsets built by
 //     parprim/cuda/segmented_scan.cuh), segmented_reduce to its per-segment paths or the two-pass engine of
 //     parprim/cuda/segmented.cuh.
-// Both return the number of runs (runs_by_key: -1 for the scans, which are stream-ordered;
-// the by-key ones -1 too where io.count_out receives the count: the _into forms).
+// The by-key ones return the number of runs (-1 for the scans, which are stream-ordered, and
+// where io.count_out receives the count: the _into forms); runs returns nothing (the
+// segmented primitives do not ask for the run count).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +41,7 @@ std::int64_t lengths_by_key(const context& ctx, const detail::runs_io<K, std::in
                             workspace* ws);
 
 template <class K, class V>
-std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws);
+void runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws);
 
 // The device check of segment offsets: the first s with offsets[s+1] < offsets[s] or an
 // offset outside [0, limit], or -1; also offsets[0] and offsets[segments], and (when none is

@@ -8,16 +8,16 @@
 namespace parprim::cuda_backend {
 
 template <class V>
-std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
+void runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
                               workspace* ws);
 
 template <class K, class V>
-std::int64_t runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws) {
-  return runs_by_segments(ctx, job, ws);
+void runs(const context& ctx, const detail::runs_job<K, V>& job, workspace* ws) {
+  runs_by_segments(ctx, job, ws);
 }
 
 #define PARPRIM_INSTANTIATE(V) \
-  template std::int64_t runs<std::uint32_t, V>(const context&, const detail::runs_job<std::uint32_t, V>&, workspace*);
+  template void runs<std::uint32_t, V>(const context&, const detail::runs_job<std::uint32_t, V>&, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

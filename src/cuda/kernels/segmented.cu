@@ -129,13 +129,12 @@ void segmented_scan(const context& ctx, const detail::runs_job<std::uint32_t, V>
 }  // namespace
 
 template <class V>
-std::int64_t runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
-                              workspace* ws) {
+void runs_by_segments(const context& ctx, const detail::runs_job<std::uint32_t, V>& job,
+                      workspace* ws) {
   if (job.scan_out)
     segmented_scan(ctx, job, ws);
   else
     cuda_kernels::runs::reduce(ctx, job, cuda_kernels::runtime_op<V>{job.o}, ws, "segmented");
-  return -1;  // the segmented primitives do not ask for the run count
 }
 
 template <class T>
@@ -219,9 +218,8 @@ cuda_tuning::segment_path segmented_reduce_speculated(const context& ctx, const 
 }
 
 #define PARPRIM_INSTANTIATE(V)                                                            \
-  template std::int64_t runs_by_segments<V>(const context&,                               \
-                                            const detail::runs_job<std::uint32_t, V>&,    \
-                                            workspace*);          \
+  template void runs_by_segments<V>(const context&, const detail::runs_job<std::uint32_t, V>&, \
+                                    workspace*);                                            \
   template void segmented_reduce_chunked<V>(const context&, const V*, const std::int64_t*, \
                                             std::int64_t, std::int64_t, std::int64_t, V*, V, \
                                             op, workspace*);                               \
