@@ -21,16 +21,9 @@
 
 #include "parprim/cuda/scan.cuh"
 #include "parprim/detail/op_functors.hpp"
+#include "probe_timing.cuh"
 
 using namespace parprim;
-#define CK(x)                                                             \
-  do {                                                                    \
-    cudaError_t e = (x);                                                  \
-    if (e != cudaSuccess) {                                               \
-      printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                            \
-    }                                                                     \
-  } while (0)
 
 struct d2 {
   double x, y;
@@ -39,16 +32,10 @@ struct d2_plus {
   __host__ __device__ d2 operator()(const d2& a, const d2& b) const { return {a.x + b.x, a.y + b.y}; }
 };
 
-// The candidate: the 8-byte shape's choices for 16-byte values.
-struct candidate_tuning {
-  static constexpr int threads = 256;
-  static constexpr int items = 8;  // 32 KiB tiles
-  static constexpr bool speculative_load = true;
-  static constexpr unsigned spin_sleep_ns = 0;
-  static constexpr int lookback_per_lane = 4;
-  static constexpr bool fold_in_shared = true;
-  static constexpr int min_blocks_per_sm = 0;
-  static constexpr int pipeline_stages = 6;
+// The candidate: the 8-byte shape's choices, with as many 16-byte values as fill its 32 KiB
+// tiles, and the pipelined kernel from 512 tiles (where it started to win).
+struct candidate_tuning : cuda_tuning::scan_lookback_tuning<8> {
+  static constexpr int items = 8;
   static constexpr int pipelined_min_tiles = 512;
 };
 
@@ -56,28 +43,6 @@ using map_t = parprim::detail::identity_map;
 using now_shape = cuda_kernels::lookback_shape<d2, cuda_tuning::scan_lookback_tuning<16>>;
 using candidate_shape = cuda_kernels::lookback_shape<d2, candidate_tuning>;
 using status_t = cuda_prim::tile_status<d2>;
-
-template <class Run>
-float median_ms(int reps, Run run) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<float> ms;
-  for (int r = 0; r < 3 + reps; ++r) {
-    CK(cudaEventRecord(e0));
-    run();
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float t;
-    CK(cudaEventElapsedTime(&t, e0, e1));
-    if (r >= 3) ms.push_back(t);
-  }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 // Exclusive scan with start {3, 3}: one block per tile, or pipelined (6 stages).
 template <class Shape>

@@ -19,16 +19,9 @@
 
 #include "parprim/cuda/scan.cuh"
 #include "parprim/detail/op_functors.hpp"
+#include "probe_timing.cuh"
 
 using namespace parprim;
-#define CK(x)                                                             \
-  do {                                                                    \
-    cudaError_t e = (x);                                                  \
-    if (e != cudaSuccess) {                                               \
-      printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                            \
-    }                                                                     \
-  } while (0)
 
 using map_t = parprim::detail::identity_map;
 template <class T>
@@ -38,30 +31,6 @@ template <class T>
 constexpr int stages = cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_stages > 0
                            ? cuda_tuning::scan_lookback_tuning<sizeof(T)>::pipeline_stages
                            : 6;
-
-// Median of `reps` CUDA-event timings of run(), after 3 warm-up runs when reps > 1.
-template <class Run>
-float median_ms(int reps, Run run) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  const int warmups = reps > 1 ? 3 : 0;
-  std::vector<float> ms;
-  for (int r = 0; r < warmups + reps; ++r) {
-    CK(cudaEventRecord(e0));
-    run();
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float t;
-    CK(cudaEventElapsedTime(&t, e0, e1));
-    if (r >= warmups) ms.push_back(t);
-  }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 template <class T>
 float launch(bool pipelined, const T* in, T* out, long long n, bool inclusive, void* scratch, int reps) {
