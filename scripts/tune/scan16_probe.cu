@@ -1,12 +1,12 @@
 // Scans of 16-byte elements (two doubles, added lane-wise) in one binary, no library build
-// needed: the library's scan kernels with the shape 16-byte values take now (the generic
-// default of scan_tuning.hpp: 16 KiB tiles, a 32-tile look-back window folded by shuffles)
-// against a candidate (the 8-byte shape's choices: 32 KiB tiles, a 128-tile window folded in
-// shared memory), one block per tile and pipelined, on the same buffers, with CUB's
-// ExclusiveScan and a device-to-device memcpy. The values are small integers, so every sum is
-// exact and the shapes' outputs must agree bit for bit (and with a sequential oracle). Exit
-// status 1 on any mismatch. `--max-log K` stops the sweep at 2^K elements and skips the
-// timings' repetitions (a run under compute-sanitizer). From the repo root:
+// needed: the library's scan kernels with the shape 16-byte values take (scan_lookback_tuning<16>
+// of scan_tuning.hpp: 32 KiB tiles, a 128-tile window folded in shared memory), one block per
+// tile and pipelined, against the generic shape they took before (16 KiB tiles, a 32-tile
+// look-back window folded by shuffles), on the same buffers, with CUB's ExclusiveScan and a
+// device-to-device memcpy. The values are small integers, so every sum is exact and the
+// shapes' outputs must agree bit for bit (and with a sequential oracle). Exit status 1 on any
+// mismatch. `--max-log K` stops the sweep at 2^K elements and skips the timings' repetitions
+// (a run under compute-sanitizer). From the repo root:
 //   nvcc -std=c++17 -O3 -DPARPRIM_HAVE_CUDA=1 --expt-relaxed-constexpr -Iinclude \
 //     -Ibuild-gpu/include -arch=sm_90 scripts/tune/scan16_probe.cu -o probe16 && ./probe16
 #include <algorithm>
@@ -32,16 +32,22 @@ struct d2_plus {
   __host__ __device__ d2 operator()(const d2& a, const d2& b) const { return {a.x + b.x, a.y + b.y}; }
 };
 
-// The candidate: the 8-byte shape's choices, with as many 16-byte values as fill its 32 KiB
-// tiles, and the pipelined kernel from 512 tiles (where it started to win).
-struct candidate_tuning : cuda_tuning::scan_lookback_tuning<8> {
-  static constexpr int items = 8;
-  static constexpr int pipelined_min_tiles = 512;
+// The generic shape of scan_tuning.hpp, which 16-byte values took until 2026-11-24.
+struct generic_tuning {
+  static constexpr int threads = 256;
+  static constexpr int items = 4;
+  static constexpr bool speculative_load = true;
+  static constexpr unsigned spin_sleep_ns = 0;
+  static constexpr int lookback_per_lane = 1;
+  static constexpr bool fold_in_shared = false;
+  static constexpr int min_blocks_per_sm = 0;
+  static constexpr int pipeline_stages = 0;
+  static constexpr int pipelined_min_tiles = 0;
 };
 
 using map_t = parprim::detail::identity_map;
-using now_shape = cuda_kernels::lookback_shape<d2, cuda_tuning::scan_lookback_tuning<16>>;
-using candidate_shape = cuda_kernels::lookback_shape<d2, candidate_tuning>;
+using generic_shape = cuda_kernels::lookback_shape<d2, generic_tuning>;
+using landed_shape = cuda_kernels::lookback_shape<d2, cuda_tuning::scan_lookback_tuning<16>>;
 using status_t = cuda_prim::tile_status<d2>;
 
 // Exclusive scan with start {3, 3}: one block per tile, or pipelined (6 stages).
@@ -92,9 +98,9 @@ int main(int argc, char** argv) {
     CK(cudaMemset(da, 0xA5, n * sizeof(d2)));
     CK(cudaMemset(db, 0x5A, n * sizeof(d2)));
     CK(cudaMemset(dc, 0x3C, n * sizeof(d2)));
-    const float now = run_scan<now_shape>(false, din, da, n, scratch, reps);
-    const float cand = run_scan<candidate_shape>(false, din, db, n, scratch, reps);
-    const float piped = run_scan<candidate_shape>(true, din, dc, n, scratch, reps);
+    const float generic = run_scan<generic_shape>(false, din, da, n, scratch, reps);
+    const float landed = run_scan<landed_shape>(false, din, db, n, scratch, reps);
+    const float piped = run_scan<landed_shape>(true, din, dc, n, scratch, reps);
     std::vector<d2> ha(n), hb(n), hc(n);
     CK(cudaMemcpy(ha.data(), da, n * sizeof(d2), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(hb.data(), db, n * sizeof(d2), cudaMemcpyDeviceToHost));
@@ -113,8 +119,8 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&tmp, tb));
     const float cub_ms = median_ms(reps, [&] { CK(cub::DeviceScan::ExclusiveScan(tmp, tb, din, da, d2_plus{}, d2{3, 3}, n)); });
     CK(cudaFree(tmp));
-    printf("n=2^%d: now %.4f  candidate %.4f  candidate pipelined %.4f  cub %.4f ms  (vs CUB: %.3f, %.3f, %.3f)  same=%d\n",
-           lg, now, cand, piped, cub_ms, cub_ms / now, cub_ms / cand, cub_ms / piped, same);
+    printf("n=2^%d: generic %.4f  landed %.4f  landed pipelined %.4f  cub %.4f ms  (vs CUB: %.3f, %.3f, %.3f)  same=%d\n",
+           lg, generic, landed, piped, cub_ms, cub_ms / generic, cub_ms / landed, cub_ms / piped, same);
   }
   printf("total mismatches: %d\n", bad);
   return bad ? 1 : 0;

@@ -12,10 +12,10 @@
 // lane, element by element, which is the element order: nothing assumes commutativity.
 //
 // Two kernels run these phases. scan_kernel gives each tile a block that holds it in registers
-// (small and misaligned inputs); for 4-byte elements from pipelined_min_tiles tiles on, the
-// pipelined kernel (detail/scan_pipelined.cuh) runs them in warps with one job each over
-// tiles staged in shared memory, so loads go on while tiles wait in the look-back. Both run
-// the same stretch steps (detail/scan_tile.cuh): their results are the same bits.
+// (small and misaligned inputs); for 4-, 8- and 16-byte elements from pipelined_min_tiles
+// tiles on, the pipelined kernel (detail/scan_pipelined.cuh) runs them in warps with one job
+// each over tiles staged in shared memory, so loads go on while tiles wait in the look-back.
+// Both run the same stretch steps (detail/scan_tile.cuh): their results are the same bits.
 //
 // Phases of one tile (one block):
 //   1. claim the next tile id from a global counter (atomicAdd). Ids follow the order in
