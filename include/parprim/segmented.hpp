@@ -151,11 +151,13 @@ segments_job<T> reduce_job(span<const T> in, span<const std::int64_t> offsets, s
   return job;
 }
 
+// heads: the flags the offsets check marked (scan_heads: CUDA), or null.
 template <class T>
 segments_job<T> scan_job(span<const T> in, span<const std::int64_t> offsets, span<T> out,
-                         covered range, bool inclusive, T init) {
+                         covered range, bool inclusive, T init, const std::uint8_t* heads) {
   segments_job<T> job;
   job.n = range.last - range.first;
+  job.flags = heads;
   job.offsets = offsets.data();
   job.segments = offsets.size() - 1;
   job.values = in.data() + range.first;
@@ -221,9 +223,12 @@ void scan_by_offsets(const char* function, const context& ctx, span<const T> in,
   detail::check_element_type<T>();
   detail::checker c(ctx, function);
   detail::check_segmented_scan(c, in, out, ws);
-  const detail::covered range = detail::check_segment_offsets(c, offsets, in.size());
+  const detail::scan_heads heads(ctx, ws, in.size());
+  const detail::covered range =
+      detail::check_segment_offsets(c, offsets, in.size(), nullptr, heads.get());
   if (range.last == range.first) return;
-  run(ctx, function, detail::scan_job(in, offsets, out, range, inclusive, init), op, ws);
+  run(ctx, function, detail::scan_job(in, offsets, out, range, inclusive, init, heads.get()), op,
+      heads.scan_workspace());
 }
 
 template <class T, class Op>

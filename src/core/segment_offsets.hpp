@@ -24,19 +24,23 @@
 
 namespace parprim::detail {
 
+// heads (CUDA only, null on the CPU): n bytes where the check also writes the head flags of
+// the covered range (detail::scan_heads).
 class offsets_check {
  public:
-  offsets_check(const checker& c, span<const std::int64_t> offsets, std::int64_t n)
+  offsets_check(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
+                std::uint8_t* heads = nullptr)
       : c_(c), n_(n) {
     c.valid(offsets, "offsets");
     if (offsets.size() < 1) c.fail("offsets.size()=0 but must be segments + 1 >= 1");
     const std::int64_t segments = offsets.size() - 1;
 #if PARPRIM_HAVE_CUDA
     if (c.ctx().kind() == backend::cuda) {
-      cuda_.emplace(c.ctx(), offsets.data(), segments, n);
+      cuda_.emplace(c.ctx(), offsets.data(), segments, n, heads);
       return;
     }
 #endif
+    (void)heads;
     check_on_cpu(offsets.data(), segments);
   }
 

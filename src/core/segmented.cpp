@@ -21,8 +21,8 @@ namespace parprim {
 
 namespace detail {
 covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
-                              offsets_follow_up* follow) {
-  offsets_check check(c, offsets, n);
+                              offsets_follow_up* follow, std::uint8_t* heads) {
+  offsets_check check(c, offsets, n, heads);
 #if PARPRIM_HAVE_CUDA
   if (follow && follow->queue && check.device_verdict()) {
     const int queued = follow->queue(follow->arg, check.device_verdict());
@@ -58,9 +58,11 @@ void segmented_scan_by_offsets(const char* name, const context& ctx, span<const 
   detail::checker c(ctx, name);
   detail::check_segmented_scan(c, in, out, ws);
   c.known_option(o, op::max, "op");
-  const detail::covered range = detail::check_offsets(c, offsets, in.size());
+  const detail::scan_heads heads(ctx, ws, in.size());
+  const detail::covered range = detail::offsets_check(c, offsets, in.size(), heads.get()).wait();
   if (range.last == range.first) return;
-  run_precompiled(ctx, detail::scan_job(in, offsets, out, range, inclusive, init), o, ws);
+  run_precompiled(ctx, detail::scan_job(in, offsets, out, range, inclusive, init, heads.get()), o,
+                  heads.scan_workspace());
 }
 
 template <class T>

@@ -7,9 +7,9 @@
 //   scan_by_heads (by_key.cu): the segmented scans, as the by-key scan with u8 head flags as
 //     the keys (a run continues while the flag is 0).
 //   runs: the segmented primitives' runs jobs (src/core/runs_job.hpp, flags or offsets as the
-//     head source, K = u32): the scans go to scan_by_heads (the flags from offsets built by
-//     parprim/cuda/segmented_scan.cuh), segmented_reduce to its per-segment paths or the two-pass engine of
-//     parprim/cuda/segmented.cuh.
+//     head source, K = u32): the scans go to scan_by_heads (by offsets, on the flags that the
+//     offsets check marked), segmented_reduce to its per-segment paths or the two-pass engine
+//     of parprim/cuda/segmented.cuh.
 // The by-key ones return the number of runs (-1 for the scans, which are stream-ordered, and
 // where io.count_out receives the count: the _into forms); runs returns nothing (the
 // segmented primitives do not ask for the run count).
@@ -56,11 +56,14 @@ struct offsets_verdict {
 // The check queued on the context's stream, its verdict not yet waited for: work queued after
 // it may read the verdict on the device (device_verdict(): the published words of
 // cuda_tuning::offsets_verdict_words) and must write nothing unless it says the offsets are
-// good. wait() waits for the check alone, not for what was queued after it.
+// good. wait() waits for the check alone, not for what was queued after it. With `heads` (limit
+// bytes of device memory) the check also writes the head flags of the range the offsets cover:
+// heads[offsets[s] - offsets[0]] = 1 for every non-empty segment s, 0 elsewhere (meaningless
+// when the verdict is bad).
 class offsets_check_in_flight {
  public:
   offsets_check_in_flight(const context& ctx, const std::int64_t* offsets, std::int64_t segments,
-                          std::int64_t limit);
+                          std::int64_t limit, std::uint8_t* heads = nullptr);
   const unsigned long long* device_verdict() const;
   offsets_verdict wait();
 

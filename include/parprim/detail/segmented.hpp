@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "parprim/detail/generic.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/span.hpp"
 
@@ -64,8 +65,29 @@ struct offsets_follow_up {
 // Offsets of S + 1 >= 1 entries, non-decreasing, inside [0, n]; otherwise c.fail naming the
 // first bad entry. Offsets live on the context's backend: CUDA checks them with a kernel and
 // waits for the verdict (compiled in the library: src/core/segmented.cpp), after queuing
-// `follow` (when given) behind the check.
+// `follow` (when given) behind the check. `heads` (CUDA only: a scan_heads buffer) receives
+// the head flags of the covered range as the check reads the offsets.
 covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets, std::int64_t n,
-                              offsets_follow_up* follow = nullptr);
+                              offsets_follow_up* follow = nullptr,
+                              std::uint8_t* heads = nullptr);
+
+// The head flags of a segmented scan by offsets on CUDA: n bytes from the workspace or the
+// context's allocator, which the offsets check fills (flags[offsets[s] - offsets[0]] = 1 for
+// every non-empty segment s), so the scan runs on flags (parprim/cuda/segmented_scan.cuh)
+// having read the offsets once. The flags take the workspace's block when one is given; the
+// scan's own scratch then comes from the allocator (scan_workspace() is null). Null on the CPU, whose
+// scans walk the offsets.
+class scan_heads {
+ public:
+  scan_heads(const context& ctx, workspace* ws, std::int64_t n)
+      : memory_(ctx, ws, ctx.kind() == backend::cuda ? align_up(std::size_t(n)) : 0),
+        rest_(memory_.get() ? nullptr : ws) {}
+  std::uint8_t* get() const { return memory_.as<std::uint8_t>(); }
+  workspace* scan_workspace() const { return rest_; }
+
+ private:
+  temp_memory memory_;
+  workspace* rest_;
+};
 
 }  // namespace parprim::detail
