@@ -1,5 +1,7 @@
 // `parprim bench sort`: radix sort against CUB DeviceRadixSort (GPU) or std::sort,
-// std::stable_sort, the GNU parallel mode and TBB (CPU), on 1-, 2-, 4- and 8-byte keys; and
+// std::stable_sort, the GNU parallel mode and TBB (CPU), on 1-, 2-, 4- and 8-byte keys, and
+// u32 keys with u32 or u64 values (the value = the key's index: u64 is an argsort with 64-bit
+// indices, what torch.sort returns); and
 // merge sort with a comparator (u64 keys, 16-byte records) against CUB DeviceMergeSort (GPU)
 // or std::stable_sort, the GNU parallel mode and TBB (CPU).
 //
@@ -70,12 +72,13 @@ std::vector<K> make_keys(std::int64_t n, const input_kind& in, std::uint64_t see
 }
 
 struct config {
-  const char* label;  // "u32", "u32/u32", "u64", "u16", "u8"
+  const char* label;  // "u32", "u32/u32", "u32/u64", "u64", "u16", "u8"
   int key_bytes;
-  bool pairs;
+  int value_bytes;  // 0: keys only
+  bool pairs() const { return value_bytes > 0; }
 };
-const config configs[] = {{"u32", 4, false}, {"u32/u32", 4, true}, {"u64", 8, false},
-                          {"u16", 2, false}, {"u8", 1, false}};
+const config configs[] = {{"u32", 4, 0},  {"u32/u32", 4, 4}, {"u32/u64", 4, 8},
+                          {"u64", 8, 0},  {"u16", 2, 0},     {"u8", 1, 0}};
 
 struct measurement {
   double ms = nan;
@@ -107,33 +110,34 @@ std::vector<T> time_cpu_sorts(session& s, const std::vector<T>& src, Comp comp, 
   return stable;
 }
 
-// Our sort of a fresh copy of `keys` (and values = index), minus the copy; its output compared
+// Our sort of a fresh copy of `keys` (and values V = index), minus the copy; its output compared
 // bit for bit with `want` where given (keys alone; no yardstick timed), else with the output of
 // the yardstick timed here on the same input: CUB (its sorted keys moved to *cub_keys where
 // asked) or std::stable_sort.
-template <class K>
+template <class K, class V = std::uint32_t>
 measurement measure(session& s, const config& c, const std::vector<K>& keys, sort_algorithm alg,
                     const std::vector<K>* want = nullptr, std::vector<K>* cub_keys = nullptr) {
   const context& ctx = s.ctx();
   const std::int64_t n = std::int64_t(keys.size());
+  const bool pairs = c.pairs();
   measurement m;
   auto input = buffer<K>::from_host(ctx, keys);
   buffer<K> work(ctx, n);
-  buffer<std::uint32_t> values_in, values;
-  if (c.pairs) {
-    std::vector<std::uint32_t> idx(keys.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = std::uint32_t(i);
-    values_in = buffer<std::uint32_t>::from_host(ctx, idx);
-    values = buffer<std::uint32_t>(ctx, n);
+  buffer<V> values_in, values;
+  if (pairs) {
+    std::vector<V> idx(keys.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = V(i);
+    values_in = buffer<V>::from_host(ctx, idx);
+    values = buffer<V>(ctx, n);
   }
   workspace ws(ctx);
   auto restore = [&] {
     ctx.copy(work.data(), input.data(), input.bytes());
-    if (c.pairs) ctx.copy(values.data(), values_in.data(), values_in.bytes());
+    if (pairs) ctx.copy(values.data(), values_in.data(), values_in.bytes());
   };
   auto sort = [&] {
-    if (c.pairs)
-      radix_sort_pairs<K, std::uint32_t>(ctx, work, values, sort_order::ascending, 0, -1, alg, &ws);
+    if (pairs)
+      radix_sort_pairs<K, V>(ctx, work, values, sort_order::ascending, 0, -1, alg, &ws);
     else
       radix_sort<K>(ctx, work, sort_order::ascending, 0, -1, alg, &ws);
   };
@@ -148,11 +152,11 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
   if (s.on_gpu()) {
 #if PARPRIM_HAVE_CUDA
     buffer<K> out(ctx, n);
-    buffer<std::uint32_t> values_out(ctx, c.pairs ? n : 0);
+    buffer<V> values_out(ctx, pairs ? n : 0);
     if constexpr (sizeof(K) == 4) {
-      if (c.pairs)
-        m.yard_ms = yardstick::cub_sort_pairs_ms(s, input.data(), out.data(), values_in.data(),
-                                                 values_out.data(), n);
+      if (pairs)
+        m.yard_ms = yardstick::cub_sort_pairs_ms<V>(s, input.data(), out.data(), values_in.data(),
+                                                    values_out.data(), n);
       else
         m.yard_ms = yardstick::cub_sort_keys_ms<K>(s, input.data(), out.data(), n);
     } else {
@@ -162,11 +166,11 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
     m.matches = same_bits(ours, theirs) && same_bits(values.to_host(), values_out.to_host()) ? 1.0 : 0.0;
     if (cub_keys) *cub_keys = std::move(theirs);
 #endif
-  } else if (c.pairs) {
-    std::vector<std::pair<K, std::uint32_t>> src(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], std::uint32_t(i)};
+  } else if (pairs) {
+    std::vector<std::pair<K, V>> src(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) src[i] = {keys[i], V(i)};
     const auto stable = time_cpu_sorts(s, src, [](const auto& a, const auto& b) { return a.first < b.first; }, m);
-    const std::vector<std::uint32_t> ours_values = values.to_host();
+    const std::vector<V> ours_values = values.to_host();
     bool same = true;
     for (std::size_t i = 0; i < stable.size(); ++i)
       same = same && ours[i] == stable[i].first && ours_values[i] == stable[i].second;
@@ -181,12 +185,12 @@ measurement measure(session& s, const config& c, const std::vector<K>& keys, sor
 void add_row(session& s, const config& c, sort_algorithm alg, const input_kind& in,
              std::int64_t n, const measurement& m) {
   row r;
-  r.primitive = c.pairs ? "radix_sort_pairs" : "radix_sort";
+  r.primitive = c.pairs() ? "radix_sort_pairs" : "radix_sort";
   r.variant = std::string(to_string(alg)) + (in.and_words == 1 ? "" : std::string(":") + in.name);
   r.type = c.label;
   r.n = n;
   r.ms = m.ms;
-  const double bytes = double(n) * (c.key_bytes + (c.pairs ? 4 : 0)) * 2;  // one read + one write
+  const double bytes = double(n) * (c.key_bytes + c.value_bytes) * 2;  // one read + one write
   r.gbps = bytes / (m.ms * 1e6);
   if (!std::isnan(m.yard_ms)) {
     r.yardstick = s.on_gpu() ? "cub" : "std::sort";
@@ -212,14 +216,17 @@ measurement run_config(session& s, const config& c, const input_kind& in, std::i
   switch (c.key_bytes) {
     case 1: return measure(s, c, input_keys<std::uint8_t>(n, in), alg);
     case 2: return measure(s, c, input_keys<std::uint16_t>(n, in), alg);
-    case 4: return measure(s, c, input_keys<std::uint32_t>(n, in), alg);
+    case 4:
+      if (c.value_bytes == 8)
+        return measure<std::uint32_t, std::uint64_t>(s, c, input_keys<std::uint32_t>(n, in), alg);
+      return measure(s, c, input_keys<std::uint32_t>(n, in), alg);
     default: return measure(s, c, input_keys<std::uint64_t>(n, in), alg);
   }
 }
 
 bool fits(session& s, const config& c, std::int64_t n) {
   // input, work, temporary and the yardstick's output and temporary: about 6 copies.
-  return s.fits(n, c.key_bytes + (c.pairs ? 8 : 0), 6);
+  return s.fits(n, c.key_bytes + 2 * c.value_bytes, 6);
 }
 
 void run_merge_sort(session& s, const std::vector<std::int64_t>& sizes);
@@ -246,7 +253,7 @@ void run_gpu(session& s) {
   table t2("radix sort vs CUB by input (n=" + fmt_int(big) + "; entropy = AND of k random words)",
            {"keys/values", "input", "ms", "Gkeys/s", "CUB ms", "CUB Gkeys/s", "vs CUB", "same as CUB"});
   for (const auto& c : configs) {
-    if (big == 0 || !fits(s, c, big) || (quick && (c.pairs || c.key_bytes != 4))) continue;
+    if (big == 0 || !fits(s, c, big) || (quick && (c.pairs() || c.key_bytes != 4))) continue;
     for (const auto& in : all_inputs) {
       if (in.and_words == 1) continue;  // uniform: table 1
       auto m = run_config(s, c, in, big, sort_algorithm::onesweep);

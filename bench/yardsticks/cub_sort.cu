@@ -19,9 +19,9 @@ double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t 
   });
 }
 
+template <class V>
 double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,
-                         const std::uint32_t* values_in, std::uint32_t* values_out,
-                         std::int64_t n) {
+                         const V* values_in, V* values_out, std::int64_t n) {
   return time_cub(s, "cub::DeviceRadixSort::SortPairs", [&](void* t, std::size_t& b, cudaStream_t st) {
     return cub::DeviceRadixSort::SortPairs(t, b, keys_in, keys_out, values_in, values_out, n, 0,
                                            32, st);
@@ -50,5 +50,11 @@ template double cub_sort_keys_ms<std::uint32_t>(session&, const std::uint32_t*, 
                                                 std::int64_t);
 template double cub_sort_keys_ms<std::uint64_t>(session&, const std::uint64_t*, std::uint64_t*,
                                                 std::int64_t);
+template double cub_sort_pairs_ms<std::uint32_t>(session&, const std::uint32_t*, std::uint32_t*,
+                                                 const std::uint32_t*, std::uint32_t*,
+                                                 std::int64_t);
+template double cub_sort_pairs_ms<std::uint64_t>(session&, const std::uint32_t*, std::uint32_t*,
+                                                 const std::uint64_t*, std::uint64_t*,
+                                                 std::int64_t);
 
 }  // namespace parprim::bench::yardstick

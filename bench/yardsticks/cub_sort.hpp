@@ -13,10 +13,10 @@ namespace parprim::bench::yardstick {
 // K: u8, u16, u32 or u64 keys.
 template <class K>
 double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n);
-// u32 keys with u32 values.
+// u32 keys with u32 or u64 values (V).
+template <class V>
 double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,
-                         const std::uint32_t* values_in, std::uint32_t* values_out,
-                         std::int64_t n);
+                         const V* values_in, V* values_out, std::int64_t n);
 
 // CUB DeviceMergeSort::SortKeysCopy with the suite's comparators (out of place).
 double cub_merge_sort_ms(session& s, const std::uint64_t* in, std::uint64_t* out, std::int64_t n);
