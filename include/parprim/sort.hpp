@@ -1,4 +1,5 @@
-// radix_sort and radix_sort_pairs: stable least-significant-digit radix sorts, in place.
+// radix_sort and radix_sort_pairs: stable least-significant-digit radix sorts, in place;
+// argsort: the stable sorting permutation of keys that stay as they are.
 //
 // Keys of every sort key type (i8 u8 i16 u16 f16 i32 u32 i64 u64 f32 f64; f16 is an IEEE
 // binary16 bit pattern, see below) are sorted by an order-preserving unsigned image of their
@@ -31,7 +32,8 @@
 //               per-thread digit histograms. The default.
 //
 // Temporary memory: one extra copy of the keys (and values), plus small tables; taken from
-// `ws` when given. Stream-ordered on CUDA (no host synchronization).
+// `ws` when given (argsort: two copies of the keys and one of the indices). Stream-ordered on
+// CUDA (no host synchronization).
 #pragma once
 
 #include <cstdint>
@@ -72,6 +74,9 @@ void radix_sort_keys(const context& ctx, span<K> keys, sort_order order, int beg
 template <class K, class V>
 void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, sort_order order,
                             int begin_bit, int end_bit, sort_algorithm alg, workspace* ws);
+template <class K, class I>
+void argsort_keys(const context& ctx, span<const K> keys, span<I> indices, sort_order order,
+                  int begin_bit, int end_bit, workspace* ws);
 }  // namespace detail
 
 template <class K>
@@ -98,6 +103,26 @@ void radix_sort_pairs(const context& ctx, span<K> keys, span<V> values,
                 "parprim::radix_sort_pairs: values must be i32, u32, i64, u64, f32 or f64; for "
                 "other value types sort an index (u32) and gather");
   detail::radix_sort_keys_values<K, V>(ctx, keys, values, order, begin_bit, end_bit, alg, ws);
+}
+
+// The stable sorting permutation: keys[indices[0]], keys[indices[1]], ... is keys in the order
+// radix_sort gives them (same order, bit range and direction), equal keys by ascending index.
+// keys are not modified. Indices are i32, u32, i64 or u64 and must hold n - 1. The result is
+// what radix_sort_pairs of a copy of the keys with the values 0, 1, ..., n - 1 gives, without
+// making the values first: on CUDA the first Onesweep pass that runs reads the caller's keys
+// and makes each key's index as it loads it (no pass over the indices before the sort, no
+// copy of the keys).
+template <class K, class I>
+void argsort(const context& ctx, span<const K> keys, span<I> indices,
+             sort_order order = sort_order::ascending, int begin_bit = 0, int end_bit = -1,
+             workspace* ws = nullptr) {
+  static_assert(is_sort_key_v<K>,
+                "parprim::argsort: keys must be i8, u8, i16, u16, f16, i32, u32, i64, u64, f32 "
+                "or f64 (std::int8_t ... double, parprim::f16)");
+  static_assert(std::is_same_v<I, std::int32_t> || std::is_same_v<I, std::uint32_t> ||
+                    std::is_same_v<I, std::int64_t> || std::is_same_v<I, std::uint64_t>,
+                "parprim::argsort: indices must be i32, u32, i64 or u64");
+  detail::argsort_keys<K, I>(ctx, keys, indices, order, begin_bit, end_bit, ws);
 }
 
 }  // namespace parprim

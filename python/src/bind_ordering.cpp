@@ -54,9 +54,7 @@ void sort_pairs(int device, address stream, int key_dtype, int value_dtype, addr
   });
 }
 
-// indices = 0, 1, ..., n-1 from public primitives alone: every byte 0xFF makes each index -1,
-// an exclusive plus-scan from 0 turns that into 0, -1, -2, ..., and a negation into the
-// sequence. The keys are sorted in a temporary copy, so the caller's keys stay as they were.
+// parprim::argsort: the keys stay as they are; the sort makes the indices itself.
 void argsort(int device, address stream, int key_dtype, int index_dtype, address keys, count n_keys,
              address indices, count n_indices, bool descending, int begin_bit, int end_bit) {
   dispatch<PARPRIM_PY_ALL_TYPES>(key_dtype, [&](auto key_tag) {
@@ -64,14 +62,8 @@ void argsort(int device, address stream, int key_dtype, int index_dtype, address
     dispatch<PARPRIM_PY_INDEX_TYPES>(index_dtype, [&](auto index_tag) {
       using I = typename decltype(index_tag)::type;
       run_on(device, stream, [&](const context& ctx) {
-        buffer<K> sorted_keys(ctx, n_keys);
-        copy_into<K>(ctx, "argsort", "keys", keys, n_keys, address(sorted_keys.data()), n_keys);
-        span<I> order = as_span<I>(indices, n_indices);
-        if (n_indices > 0) ctx.fill_bytes(order.data(), 0xFF, order.size_bytes());
-        exclusive_scan<I>(ctx, order, order, I(0), op::plus);
-        transform<I>(ctx, order, order, unary_op::negate);
-        radix_sort_pairs<K, I>(ctx, sorted_keys.view(), order, order_of(descending), begin_bit,
-                               end_bit);
+        parprim::argsort<K, I>(ctx, as_span<const K>(keys, n_keys), as_span<I>(indices, n_indices),
+                               order_of(descending), begin_bit, end_bit);
       });
     });
   });

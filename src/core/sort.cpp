@@ -1,10 +1,12 @@
-// Front end of radix_sort and radix_sort_pairs: validate, erase the key type to its raw word
-// (core/sort_keys.hpp), then dispatch to the backend and algorithm.
+// Front end of radix_sort, radix_sort_pairs and argsort: validate, erase the key type to its
+// raw word (core/sort_keys.hpp), then dispatch to the backend and algorithm.
 #include "parprim/sort.hpp"
 
+#include <limits>
 #include <string>
 
 #include "core/sort_keys.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "parprim/detail/validate.hpp"
 #include "cpu/sort_backend.hpp"
 #include "parprim/types.hpp"
@@ -24,8 +26,9 @@ const char* to_string(sort_algorithm a) noexcept {
 
 namespace {
 
+// The checks every sort shares; the request without its pointers.
 template <class K>
-detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_order order,
+detail::sort_request check_sort(const detail::checker& c, span<const K> keys, sort_order order,
                                 int begin_bit, int end_bit, sort_algorithm alg, workspace* ws) {
   c.valid(keys, "keys");
   c.known_option(order, sort_order::descending, "order");
@@ -41,7 +44,6 @@ detail::sort_request check_sort(const detail::checker& c, span<K> keys, sort_ord
            std::to_string(end) + " for " + detail::key_type_name<K>() + " keys");
   c.own_workspace(ws);
   detail::sort_request r;
-  r.keys = keys.data();
   r.n = keys.size();
   r.key_bytes = int(sizeof(K));
   r.kind = detail::kind_of<K>();
@@ -72,7 +74,8 @@ template <class K>
 void radix_sort_keys(const context& ctx, span<K> keys, sort_order order, int begin_bit,
                      int end_bit, sort_algorithm alg, workspace* ws) {
   detail::checker c(ctx, "radix_sort");
-  auto r = check_sort(c, keys, order, begin_bit, end_bit, alg, ws);
+  auto r = check_sort<K>(c, keys, order, begin_bit, end_bit, alg, ws);
+  r.keys = keys.data();
   dispatch(ctx, r, alg, ws);
 }
 
@@ -83,20 +86,53 @@ void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, so
   detail::checker c(ctx, "radix_sort_pairs");
   c.valid(values, "values");
   c.same_size(keys.size(), "keys", values.size(), "values");
-  auto r = check_sort(c, keys, order, begin_bit, end_bit, alg, ws);
+  auto r = check_sort<K>(c, keys, order, begin_bit, end_bit, alg, ws);
   c.no_overlap(keys, "keys", values, "values", /*allow_same=*/false);
+  r.keys = keys.data();
   r.values = values.data();
   r.value_bytes = int(sizeof(V));
   dispatch(ctx, r, alg, ws);
 }
 
+// The sort of a scratch copy of the keys with the indices as values, which the backends make
+// themselves (sort_request::argsort_keys). The scratch takes the workspace; the sort's own
+// temporary memory then comes from the context's allocator.
+template <class K, class I>
+void argsort_keys(const context& ctx, span<const K> keys, span<I> indices, sort_order order,
+                  int begin_bit, int end_bit, workspace* ws) {
+  detail::checker c(ctx, "argsort");
+  c.valid(indices, "indices");
+  c.same_size(keys.size(), "keys", indices.size(), "indices");
+  auto r = check_sort<K>(c, keys, order, begin_bit, end_bit, sort_algorithm::onesweep, ws);
+  c.no_overlap(keys, "keys", span<const I>(indices), "indices", /*allow_same=*/false);
+  constexpr auto largest = std::uint64_t(std::numeric_limits<I>::max());
+  if (keys.size() > 0 && std::uint64_t(keys.size() - 1) > largest)
+    c.fail("keys.size()=" + std::to_string(keys.size()) + " has indices past the largest " +
+           type_name<I>() + " (" + std::to_string(largest) + ")");
+  if (r.n == 0) return;
+  if (r.n == 1) return ctx.fill_bytes(indices.data(), 0, sizeof(I));  // index 0
+  detail::temp_memory scratch(ctx, ws, detail::align_up(std::size_t(r.n) * sizeof(K)));
+  r.argsort_keys = keys.data();
+  r.keys = scratch.get();
+  r.values = indices.data();
+  r.value_bytes = int(sizeof(I));
+  dispatch(ctx, r, sort_algorithm::onesweep, nullptr);
+}
+
+#define PARPRIM_INSTANTIATE_ARGSORT(K, I)                                                      \
+  template void argsort_keys<K, I>(const context&, span<const K>, span<I>, sort_order, int, int, \
+                                   workspace*);
 #define PARPRIM_INSTANTIATE_PAIRS(K, V)                                                    \
   template void radix_sort_keys_values<K, V>(const context&, span<K>, span<V>, sort_order, \
                                              int, int, sort_algorithm, workspace*);
 #define PARPRIM_INSTANTIATE(K)                                                                \
   template void radix_sort_keys<K>(const context&, span<K>, sort_order, int, int,            \
                                    sort_algorithm, workspace*);                               \
-  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_PAIRS, K)
+  PARPRIM_FOR_EACH_TYPE_WITH(PARPRIM_INSTANTIATE_PAIRS, K)                                    \
+  PARPRIM_INSTANTIATE_ARGSORT(K, std::int32_t)                                                \
+  PARPRIM_INSTANTIATE_ARGSORT(K, std::uint32_t)                                               \
+  PARPRIM_INSTANTIATE_ARGSORT(K, std::int64_t)                                                \
+  PARPRIM_INSTANTIATE_ARGSORT(K, std::uint64_t)
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 PARPRIM_INSTANTIATE(std::int8_t)
 PARPRIM_INSTANTIATE(std::uint8_t)
@@ -105,6 +141,7 @@ PARPRIM_INSTANTIATE(std::uint16_t)
 PARPRIM_INSTANTIATE(f16)
 #undef PARPRIM_INSTANTIATE
 #undef PARPRIM_INSTANTIATE_PAIRS
+#undef PARPRIM_INSTANTIATE_ARGSORT
 
 }  // namespace detail
 }  // namespace parprim

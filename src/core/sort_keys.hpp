@@ -111,6 +111,9 @@ struct sort_request {
   bool descending = false;
   int begin_bit = 0;       // resolved range, 0 <= begin_bit < end_bit <= 8 * key_bytes
   int end_bit = 32;
+  // argsort: the caller's keys, read and left as they are; `keys` is then scratch for n keys
+  // and the values (the indices) start as 0, 1, ..., n - 1, made by the sort, never read.
+  const void* argsort_keys = nullptr;
 };
 
 // Calls sort(keys, values) with the request's raw words: U* keys of its key width and W*

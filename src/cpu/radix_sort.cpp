@@ -291,6 +291,13 @@ void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace
   detail::with_words(r, [&](auto* keys, auto* values) {
     using U = std::remove_pointer_t<decltype(keys)>;
     using W = std::remove_pointer_t<decltype(values)>;
+    if (r.argsort_keys) {  // the scratch keys from the caller's, the indices 0, 1, ..., n - 1
+      const U* from = static_cast<const U*>(r.argsort_keys);
+      parallel_for(ctx, r.n, [&](std::int64_t i) {
+        keys[i] = from[i];
+        values[i] = W(i);
+      });
+    }
     if (r.n < msd::split_cutoff) lsd_sort(ctx, r, keys, values, ws);
     else if (values) split_sort<U, W, true>(ctx, r, keys, values, ws);
     else split_sort<U, W, false>(ctx, r, keys, values, ws);

@@ -11,6 +11,7 @@ namespace parprim::cpu_backend {
 
 // The stable radix sort: large inputs split by their top digit into cache-sized buckets that
 // are sorted in cache by LSD passes; small ones by parallel LSD passes over the whole array.
+// argsort (r.argsort_keys): the scratch keys and the indices are written first.
 void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace* ws);
 
 // The parallel LSD passes over the whole array alone, whatever the size (8-bit digits,

@@ -62,6 +62,7 @@ struct onesweep_control {
   unsigned tile_counter[max_passes];  // dynamic tile numbering, one counter per pass
   int skip[max_passes];               // 1: every key has the same digit in this pass
   int source[max_passes + 1];         // buffer each pass reads; [passes]: where the result is
+  int first_pass;                     // the first pass not skipped; passes when all are
 };
 
 // How the pass kernel ranks a tile's keys (counted ranking, CUB's early counts): the warps
@@ -115,8 +116,11 @@ __device__ __forceinline__ T block_exclusive_sum(T v, T* warp_totals /* blockDim
 // The arguments of every pass kernel.
 template <class U, class W>
 struct pass_args {
-  U* keys[2];    // [0]: the caller's keys, [1]: the temporary copy
+  U* keys[2];    // [0]: the caller's keys (argsort: scratch), [1]: the temporary copy
   W* values[2];  // null when sorting keys only
+  // argsort: the caller's keys, which the first pass that runs reads instead of keys[0]; it
+  // makes the values (the indices) instead of loading them. Null otherwise.
+  const U* argsort_keys;
   std::int64_t n;
   key_params kp;
   int shift, width;

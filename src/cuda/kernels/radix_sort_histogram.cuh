@@ -147,6 +147,7 @@ __global__ void __launch_bounds__(radix)
   __shared__ long long warp_totals[radix / 32];
   const int d = threadIdx.x;
   int source = 0;
+  int first_pass = passes;
   for (int p = 0; p < passes; ++p) {
     const long long total = (long long)hist[p * radix + d];
     const bool trivial = __syncthreads_or(total == n) != 0;
@@ -155,9 +156,13 @@ __global__ void __launch_bounds__(radix)
       control->skip[p] = trivial ? 1 : 0;
       control->source[p] = source;
       if (!trivial) source ^= 1;
+      if (!trivial && first_pass == passes) first_pass = p;
     }
   }
-  if (d == 0) control->source[passes] = source;
+  if (d == 0) {
+    control->source[passes] = source;
+    control->first_pass = first_pass;
+  }
 }
 
 

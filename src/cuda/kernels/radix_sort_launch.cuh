@@ -100,6 +100,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   auto* hist = reinterpret_cast<unsigned long long*>(z + control_bytes);
   a.segment_base = reinterpret_cast<long long*>(z + control_bytes + hist_bytes);
   a.lookback = reinterpret_cast<unsigned*>(z + control_bytes + hist_bytes + base_bytes);
+  a.argsort_keys = static_cast<const U*>(r.argsort_keys);
   a.n = n;
   a.kp = key_params{r.kind, r.descending};
   a.tiles_per_segment = unsigned(segment_tiles);
@@ -116,7 +117,7 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             hist_layout::shared_bytes));
   onesweep_histogram<U><<<hist_grid, hist_layout::threads, hist_layout::shared_bytes, stream>>>(
-      a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
+      a.argsort_keys ? a.argsort_keys : a.keys[0], n, a.kp, r.begin_bit, r.end_bit, passes, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // 2. Digit starts, skips, parity.
   onesweep_scan<<<1, radix, 0, stream>>>(hist, a.segment_base, a.control, passes, n);

@@ -117,7 +117,9 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
 
   if (a.control->skip[pass]) return;
   const int source = a.control->source[pass];
-  const U* in_keys = source ? a.keys[1] : a.keys[0];
+  // argsort's first pass that runs: the caller's keys, and the values are the indices.
+  const bool make_indices = HasValues && a.argsort_keys && pass == a.control->first_pass;
+  const U* in_keys = make_indices ? a.argsort_keys : source ? a.keys[1] : a.keys[0];
   U* out_keys = source ? a.keys[0] : a.keys[1];
   const unsigned state_inclusive = 2u + unsigned(source);
   const bool floating = a.kp.kind == detail::key_kind::floating;
@@ -212,10 +214,16 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
   // ranking, they cost registers and gained nothing: bench/results.)
   W values[HasValues ? items : 1];
   if constexpr (HasValues) {
-    const W* in_values = (source ? a.values[1] : a.values[0]) + tile_begin + warp_first + lane;
+    const std::int64_t first_index = tile_begin + warp_first + lane;
+    const W* in_values = (source ? a.values[1] : a.values[0]) + first_index;
+    if (make_indices) {
 #pragma unroll
-    for (int k = 0; k < items; ++k)
-      values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+      for (int k = 0; k < items; ++k) values[k] = W(first_index + k * 32);
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        values[k] = full || warp_first + k * 32 + lane < count ? in_values[k * 32] : W(0);
+    }
   }
 
   // Look-back phase.
@@ -256,13 +264,24 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
 
 
 // ---- 4. Copy back -----------------------------------------------------------------------------
+// The result to the caller's arrays when an odd number of passes ran. argsort: the values
+// alone (its keys are scratch), or the indices 0, 1, ... when no pass ran (all keys equal on
+// the sorted bits).
 template <class U, class W, bool HasValues>
 __global__ void onesweep_copy_back(const onesweep_control* control, int passes, pass_args<U, W> a) {
-  if (control->source[passes] == 0) return;  // the result is already in the caller's arrays
+  const bool argsort = HasValues && a.argsort_keys;
+  const bool none_ran = control->first_pass == passes;
+  if (control->source[passes] == 0 && !(argsort && none_ran)) return;  // already in place
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.n; i += stride) {
+    if constexpr (HasValues) {
+      if (argsort) {
+        a.values[0][i] = none_ran ? W(i) : a.values[1][i];
+        continue;
+      }
+      a.values[0][i] = a.values[1][i];
+    }
     a.keys[0][i] = a.keys[1][i];
-    if constexpr (HasValues) a.values[0][i] = a.values[1][i];
   }
 }
 
