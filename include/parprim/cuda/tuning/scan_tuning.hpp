@@ -74,23 +74,16 @@ struct scan_lookback_tuning<8> {
   static constexpr int pipelined_min_tiles = 128;
 };
 
+// 16-byte values take the 8-byte shape's choices (a 128-tile window folded in shared memory,
+// 6 pipeline stages) with as many values as fill its 32 KiB tiles. On the H100, 2^27 pairs of
+// doubles added lane-wise (scripts/tune/scan16_probe.cu, against the generic shape of 16 KiB
+// tiles and a 32-tile window folded by shuffles, which CUB's ExclusiveScan matched at 0.98x):
+// one block per tile 4.41 -> 2.53 ms, pipelined 1.92 ms (74% of a memcpy, 2.25x CUB). The
+// pipelined kernel lost at 2^18 (128 tiles: 0.0200 against 0.0174 ms), drew at 2^20 (512
+// tiles: 0.0326 against 0.0334) and won from 2^24 (0.260 against 0.334): on from 512 tiles.
 template <>
-struct scan_lookback_tuning<16> {
-  static constexpr int threads = 256;
+struct scan_lookback_tuning<16> : scan_lookback_tuning<8> {
   static constexpr int items = 8;  // 8 x 16-byte vectors: 2048-element (32 KiB) tiles
-  static constexpr bool speculative_load = true;
-  static constexpr unsigned spin_sleep_ns = 0;
-  // The 8-byte shape's look-back: a 128-tile window folded in shared memory.
-  static constexpr int lookback_per_lane = 4;
-  static constexpr bool fold_in_shared = true;
-  static constexpr int min_blocks_per_sm = 0;
-  // On the H100, 2^27 pairs of doubles added lane-wise (scripts/tune/scan16_probe.cu, against
-  // the generic shape of 16 KiB tiles and a 32-tile window folded by shuffles, which CUB's
-  // ExclusiveScan matched at 0.98x): one block per tile 4.41 -> 2.53 ms, pipelined 1.92 ms
-  // (74% of a memcpy, 2.25x CUB). The pipelined kernel lost at 2^18 (128 tiles: 0.0200 against
-  // 0.0174 ms), drew at 2^20 (512 tiles: 0.0326 against 0.0334) and won from 2^24 (0.260
-  // against 0.334): on from 512 tiles.
-  static constexpr int pipeline_stages = 6;
   static constexpr int pipelined_min_tiles = 512;
 };
 
