@@ -74,7 +74,7 @@ void check_argsort(const context& ctx, std::int64_t n, const argsort_case& c, st
                     << perm[std::size_t(j)];
   EXPECT_EQ(bad, 0) << where;
   const auto after = kb.to_host();
-  EXPECT_EQ(std::memcmp(after.data(), keys.data(), keys.size() * sizeof(K)), 0)
+  EXPECT_TRUE(n == 0 || std::memcmp(after.data(), keys.data(), keys.size() * sizeof(K)) == 0)
       << where << ": the caller's keys changed";
 }
 

@@ -68,12 +68,15 @@ TEST_P(BarnesHut, CoincidentZeroMassAndFarBodies) {
   const std::uint64_t seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   // 200 bodies at one point inside a Plummer sphere: with softening they attract the rest as
-  // one mass; without, coincident pairs add nothing (as in the all-pairs code).
+  // one mass; without, coincident pairs add nothing (as in the all-pairs code). A tenth of the
+  // mass at one point makes the monopole error at theta 0.5 heavy-tailed: over seeds 1-300 the
+  // field error had a median of 7.8e-4 and a maximum of 0.046 (seed 4436085315467194002:
+  // 0.0108), so this case is bounded at 0.1; a broken tree or walk is off by O(1).
   auto b = nbody::plummer(2000, seed);
   for (std::size_t i = 0; i < 200; ++i) b.x[i] = b.y[i] = b.z[i] = 0.1;
   for (double eps : {0.01, 0.0}) {
     check_against_oracle<float>(ctx, b, eps, 0.0, 1e-5);
-    check_against_oracle<double>(ctx, b, eps, 0.5, 1e-2);
+    check_against_oracle<double>(ctx, b, eps, 0.5, 0.1);
   }
   // Every body at the same point: no force at all, nothing infinite.
   auto same = nbody::plummer(100, seed);
