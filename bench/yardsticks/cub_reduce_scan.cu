@@ -1,4 +1,4 @@
-// Yardsticks: CUB DeviceReduce::Sum, DeviceScan::ExclusiveSum/InclusiveSum and Thrust's
+// Yardsticks: CUB DeviceReduce::Sum, ArgMin/ArgMax, DeviceScan::ExclusiveSum/InclusiveSum and Thrust's
 // exclusive_scan, on the session's stream. CUB's temporary storage is allocated once outside
 // the timed region (its fastest use); Thrust allocates per call, as its users see it.
 #include <cub/device/device_reduce.cuh>
@@ -35,6 +35,18 @@ double cub_inclusive_sum_ms(session& s, const T* in, T* out, std::int64_t n) {
 }
 
 template <class T>
+double cub_arg_extremum_ms(session& s, const T* in, T* value_out, std::int64_t* index_out,
+                           std::int64_t n, bool largest) {
+  if (largest)
+    return time_cub(s, "cub::DeviceReduce::ArgMax", [&](void* t, std::size_t& b, cudaStream_t st) {
+      return cub::DeviceReduce::ArgMax(t, b, in, value_out, index_out, n, st);
+    });
+  return time_cub(s, "cub::DeviceReduce::ArgMin", [&](void* t, std::size_t& b, cudaStream_t st) {
+    return cub::DeviceReduce::ArgMin(t, b, in, value_out, index_out, n, st);
+  });
+}
+
+template <class T>
 double thrust_exclusive_scan_ms(session& s, const T* in, T* out, std::int64_t n) {
   auto stream = static_cast<cudaStream_t>(s.ctx().stream());
   return s.time_ms([&] { thrust::exclusive_scan(thrust::cuda::par_nosync.on(stream), in, in + n, out); });
@@ -50,5 +62,9 @@ PARPRIM_YARDSTICK(float)
 PARPRIM_YARDSTICK(std::uint64_t)
 PARPRIM_YARDSTICK(double)
 #undef PARPRIM_YARDSTICK
+template double cub_arg_extremum_ms<float>(session&, const float*, float*, std::int64_t*,
+                                           std::int64_t, bool);
+template double cub_arg_extremum_ms<double>(session&, const double*, double*, std::int64_t*,
+                                            std::int64_t, bool);
 
 }  // namespace parprim::bench::yardstick

@@ -10,6 +10,7 @@
 #include "parprim/distributed.hpp"
 #include "parprim/dot.hpp"
 #include "parprim/error.hpp"
+#include "parprim/extremum.hpp"
 #include "parprim/gather_scatter.hpp"
 #include "parprim/gemm.hpp"
 #include "parprim/group.hpp"

@@ -19,8 +19,8 @@ from ._keyed import (exclusive_scan_by_key, inclusive_scan_by_key, lower_bound, 
                      run_length_encode_into, top_k, top_k_pairs, unique, unique_by_key,
                      unique_by_key_into, unique_count, unique_count_into, unique_into,
                      upper_bound)
-from ._primitives import (dot, exclusive_scan, gemm, histogram, inclusive_scan, reduce,
-                          transform)
+from ._primitives import (argmax, argmin, dot, exclusive_scan, gemm, histogram, inclusive_scan,
+                          reduce, transform)
 from ._segmented import (morton_encode, segmented_exclusive_scan,
                          segmented_exclusive_scan_by_flags, segmented_inclusive_scan,
                          segmented_inclusive_scan_by_flags, segmented_reduce, segmented_sort,
@@ -44,7 +44,8 @@ def release_cached_memory():
 
 __all__ = [
     "Error", "InvalidArgumentError", "UnsupportedDtypeError", "OutOfRangeError",
-    "BackendUnavailableError", "OutOfMemoryError", "DeviceError", "FileError", "argsort",
+    "BackendUnavailableError", "OutOfMemoryError", "DeviceError", "FileError", "argmax", "argmin",
+    "argsort",
     "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot", "exclusive_scan",
     "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition", "raytrace", "reduce",
     "release_cached_memory", "scatter", "sort", "sort_pairs", "split", "synchronize", "transform",

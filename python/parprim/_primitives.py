@@ -102,6 +102,28 @@ def reduce(x, op="plus", *, algorithm="production", out=None, stream=None):
     return result if out is not None else _scalar_result(a, result)
 
 
+def _extremum(fn, x, largest, out, stream):
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    result, o = output(fn, a, out, "out", (), "int64", stream)
+    _, v = output(fn, a, None, "value", (), a.dtype, stream)
+    _core.extremum_into(a.device, s, a.code, a.ptr, a.size, v.ptr, v.size, o.ptr, o.size, largest)
+    return result if out is not None else _scalar_result(a, result)
+
+
+def argmin(x, *, out=None, stream=None):
+    """The index (int64) of the first smallest element of x, taken flat. A NaN counts as smaller
+    than every number, so any NaN gives the first NaN's index (as numpy.argmin). Empty x
+    raises. Returns a NumPy scalar for a NumPy array; for a device array, a 0-d int64 array of
+    its library (no wait for the device). `out`: a one-element int64 array for the index."""
+    return _extremum("argmin", x, False, out, stream)
+
+
+def argmax(x, *, out=None, stream=None):
+    """The index (int64) of the first largest element of x, taken flat; NaN as in argmin
+    (numpy.argmax's rule). Returns and `out` as argmin."""
+    return _extremum("argmax", x, True, out, stream)
+
+
 def inclusive_scan(x, op="plus", *, algorithm="decoupled_lookback", out=None, stream=None):
     """out[i] = x[0] op x[1] op ... op x[i] over the elements of a 1-D array (op: plus, min,
     max), in x's element type (no promotion). `out` may be x (in place). algorithm: one of

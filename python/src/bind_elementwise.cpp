@@ -1,10 +1,11 @@
-// Bindings of transform, reduce, the scans, dot, gemm and histogram. Each entry takes
+// Bindings of transform, reduce, argmin/argmax, the scans, dot, gemm and histogram. Each entry takes
 // (device, stream, element type code, then every array as address and element count, then
 // options) from the Python layer, which checks types and devices and allocates outputs.
 #include <cstdint>
 
 #include "common.hpp"
 #include "parprim/dot.hpp"
+#include "parprim/extremum.hpp"
 #include "parprim/gemm.hpp"
 #include "parprim/histogram.hpp"
 #include "parprim/reduce.hpp"
@@ -46,6 +47,21 @@ void reduce_to(int device, address stream, int dtype, address in, count n_in, ad
     run_on(device, stream, [&](const context& ctx) {
       reduce_into<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o),
                      reduce_algorithm(algorithm));
+    });
+  });
+}
+
+// argmin_into / argmax_into: the value and the int64 index into one-element arrays.
+void extremum_to(int device, address stream, int dtype, address in, count n_in, address value,
+                 count n_value, address index, count n_index, bool largest) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      const auto x = as_span<const T>(in, n_in);
+      const auto v = as_span<T>(value, n_value);
+      const auto i = as_span<std::int64_t>(index, n_index);
+      if (largest) argmax_into<T>(ctx, x, v, i);
+      else argmin_into<T>(ctx, x, v, i);
     });
   });
 }
@@ -118,6 +134,7 @@ void bind_elementwise(nb::module_& m) {
   m.def("transform_unary", &transform_unary);
   m.def("transform_binary", &transform_binary);
   m.def("reduce_into", &reduce_to);
+  m.def("extremum_into", &extremum_to);
   m.def("inclusive_scan", &scan_inclusive);
   m.def("exclusive_scan", &scan_exclusive);
   m.def("dot_into", &dot_to);

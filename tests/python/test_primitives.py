@@ -1,4 +1,4 @@
-"""transform, reduce, scans, dot, gemm and histogram against NumPy oracles, on every backend,
+"""transform, reduce, argmin/argmax, scans, dot, gemm and histogram against NumPy oracles, on every backend,
 every element type and sizes around the tile boundaries."""
 
 import numpy as np
@@ -33,6 +33,28 @@ def test_reduce(xp, rng, dtype, op):
             continue
         want = {"plus": lambda h: h.sum(dtype=h.dtype), "min": np.min, "max": np.max}[op](host)
         _close(np.asarray(got, dtype=dtype), want, dtype, n, np.abs(host.astype(np.float64)).sum())
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_argmin_argmax(xp, rng, dtype):
+    if not supported_by(xp, dtype):
+        pytest.skip("no %s tensors in this PyTorch" % dtype)
+    for n in [m for m in edge_sizes(large=True) if m > 0]:
+        for few in (False, True):  # few distinct values: ties go to the first
+            host = random_values(rng, dtype, n)
+            if few:
+                host = (host % 3).astype(dtype)
+            if host.dtype.kind == "f" and n > 2:
+                host[rng.integers(0, n)] = np.nan  # numpy's rule: the first NaN wins
+            for fn, want in ((parprim.argmin, np.argmin(host)), (parprim.argmax, np.argmax(host))):
+                got = fn(xp.asarray(host))
+                got = xp.to_numpy(got) if xp.name != "numpy" else got
+                assert int(got) == int(want), (fn.__name__, n, few, int(got), int(want))
+    out = xp.asarray(np.zeros(1, dtype=np.int64))
+    parprim.argmax(xp.asarray(np.array([1, 5, 5, 2], dtype=dtype)), out=out)
+    assert int(xp.to_numpy(out)[0]) == 1
+    with pytest.raises(parprim.InvalidArgumentError, match="in is empty"):
+        parprim.argmin(xp.asarray(np.zeros(0, dtype=dtype)))
 
 
 def _scan_oracle(host, op, inclusive, init):
