@@ -12,7 +12,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "core/extremum_rule.hpp"
 #include "parprim/cuda/detail/block_reduce.cuh"
@@ -52,27 +51,8 @@ __device__ __forceinline__ void finish_block(candidate<T> best, candidate<T>* pa
   }
 }
 
-// The thread's part of a whole step: the extreme value of its Vectors x u elements, found with
-// min/max alone (NaNs counted apart), and whether the step holds a NaN.
-template <class T, bool Largest, int Vectors, int U>
-__device__ __forceinline__ T step_extreme(const T (&x)[Vectors][U], bool& nan) {
-  T m = x[0][0];
-  nan = false;
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-    for (int j = 0; j < U; ++j) {
-      const T v = x[k][j];
-      if constexpr (std::is_floating_point_v<T>) nan |= v != v;
-      m = Largest ? (m < v ? v : m) : (v < m ? v : m);
-    }
-  return m;
-}
-
 // Pass 1: block b searches [b * per_block, min(n, (b + 1) * per_block)); per_block is a
 // multiple of the step. vectorized: in is 16-byte aligned and T divides 16.
-// Whole steps keep only the best value and the step it came from; the element is found once,
-// at the end, by reading that step's units again.
 template <class T, bool Largest, int Threads, int Vectors>
 __global__ void __launch_bounds__(Threads)
     search_blocks_kernel(const T* in, std::int64_t n, std::int64_t per_block, bool vectorized,
@@ -82,36 +62,19 @@ __global__ void __launch_bounds__(Threads)
   const std::int64_t begin = std::int64_t(blockIdx.x) * per_block;
   const std::int64_t end = begin + per_block < n ? begin + per_block : n;
   const pick<T, Largest> better;
-  auto unit_at = [&](std::int64_t base, int k) {
-    return base + (std::int64_t(k) * Threads + threadIdx.x) * u;
-  };
-  candidate<T> best{T{}, -1};  // during the loop: the best value and its step's base
-  bool best_nan = false;
+  candidate<T> best{T{}, -1};
   std::int64_t base = begin;
   if (vectorized) {
     for (; base + step <= end; base += step) {
       T x[Vectors][u];
 #pragma unroll
-      for (int k = 0; k < Vectors; ++k) cuda_prim::load_unit(x[k], in + unit_at(base, k));
-      bool nan;
-      const T m = step_extreme<T, Largest>(x, nan);
-      const bool wins = best.index < 0 || (nan ? !best_nan
-                                               : !best_nan && (Largest ? best.value < m : m < best.value));
-      if (wins) best = {m, base}, best_nan = nan;
-    }
-    if (best.index >= 0) {
-      T x[Vectors][u];
+      for (int k = 0; k < Vectors; ++k)
+        cuda_prim::load_unit(x[k], in + base + (std::int64_t(k) * Threads + threadIdx.x) * u);
 #pragma unroll
-      for (int k = 0; k < Vectors; ++k) cuda_prim::load_unit(x[k], in + unit_at(best.index, k));
-      candidate<T> first{best.value, -1};
+      for (int k = 0; k < Vectors; ++k)
 #pragma unroll
-      for (int k = Vectors - 1; k >= 0; --k)
-#pragma unroll
-        for (int j = u - 1; j >= 0; --j) {
-          const T v = x[k][j];
-          if (best_nan ? v != v : v == best.value) first = {v, unit_at(best.index, k) + j};
-        }
-      best = first;
+        for (int j = 0; j < u; ++j)
+          best = better(best, {x[k][j], base + (std::int64_t(k) * Threads + threadIdx.x) * u + j});
     }
   }
   for (std::int64_t i = base + threadIdx.x; i < end; i += Threads) best = better(best, {in[i], i});
