@@ -172,6 +172,21 @@ def bench_scan(results, n, warmup, reps):
             row(results, "inclusive_scan", dtype, n, inc_c, "cupy.cumsum", theirs_c)
 
 
+def bench_argmin_argmax(results, n, warmup, reps):
+    host = np.random.default_rng(5).random(n, dtype=np.float32)
+    x = torch.from_numpy(host).cuda()
+    idx = torch.empty((), dtype=torch.int64, device="cuda")
+    for name, ours, theirs in (("argmin", parprim.argmin, torch.argmin),
+                               ("argmax", parprim.argmax, torch.argmax)):
+        row(results, name, "float32", n, torch_ms(lambda: ours(x, out=idx), warmup, reps),
+            "torch." + name, torch_ms(lambda: theirs(x), warmup, reps), "int64 index")
+        if cupy is not None:
+            c = cupy.asarray(host)
+            cidx = cupy.empty((), dtype=cupy.int64)
+            row(results, name, "float32", n, cupy_ms(lambda: ours(c, out=cidx), warmup, reps),
+                "cupy." + name, cupy_ms(lambda: getattr(cupy, name)(c), warmup, reps), "int64 index")
+
+
 def bench_histogram(results, n, warmup, reps):
     host = np.random.default_rng(3).random(n, dtype=np.float32)
     x = torch.from_numpy(host).cuda()
@@ -244,6 +259,7 @@ def bench_cpu(results, n, warmup, reps):
         ("histogram", "float32", lambda: parprim.histogram(f, 256, 0.0, 1.0), "np.histogram",
          lambda: np.histogram(f, 256, (0.0, 1.0))),
         ("reduce", "float32", lambda: parprim.reduce(f), "np.sum", lambda: np.sum(f)),
+        ("argmax", "float32", lambda: parprim.argmax(f), "np.argmax", lambda: np.argmax(f)),
         ("sort + unique", "uint32",
          lambda: parprim.unique(parprim.sort(few, out=few_sorted), out=few_unique), "np.unique",
          lambda: np.unique(few)),
@@ -318,6 +334,7 @@ def main():
         bench_sort(results, 1 << (20 if q else 27), args.warmup, args.reps)
         bench_scan(results, 1 << (20 if q else 28), args.warmup, args.reps)
         bench_histogram(results, 1 << (20 if q else 28), args.warmup, args.reps)
+        bench_argmin_argmax(results, 1 << (20 if q else 28), args.warmup, args.reps)
         bench_top_k(results, 1 << (20 if q else 27), args.warmup, args.reps)
         bench_unique(results, 1 << (20 if q else 26), args.warmup, args.reps)
     if not args.skip_cpu:  # NumPy's sorts take seconds at 2^25: fewer repetitions there
