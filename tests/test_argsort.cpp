@@ -60,8 +60,8 @@ void check_argsort(const context& ctx, std::int64_t n, const argsort_case& c, st
                             std::to_string(c.end_bit) + "), like " + std::to_string(int(c.like));
   const auto keys = make_keys<K>(n, c.like, seed);
   const int end = c.end_bit == -1 ? int(sizeof(K) * 8) : c.end_bit;
-  const auto perm = reference::stable_sort_permutation(keys, c.order == sort_order::descending,
-                                                       c.begin_bit, end);
+  const auto perm =
+      reference::stable_sort_permutation(keys, c.order == sort_order::descending, c.begin_bit, end);
   auto kb = buffer<K>::from_host(ctx, keys);
   buffer<I> ib(ctx, n);
   if (n > 0) ctx.fill_bytes(ib.data(), 0xA5, ib.bytes());
@@ -135,8 +135,8 @@ TEST_P(Argsort, EveryIndexType) {
 TEST_P(Argsort, TiesSkippedPassesSpecialFloatsAndBitRanges) {
   SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
   const context c = ctx();
-  const std::int64_t n = std::min<std::int64_t>(3 * cuda_tuning::onesweep_tuning::wide_tile::keys + 5,
-                                                testing::max_test_size());
+  const std::int64_t n = std::min<std::int64_t>(
+      3 * cuda_tuning::onesweep_tuning::wide_tile::keys + 5, testing::max_test_size());
   for (keys_like like : {keys_like::few_distinct, keys_like::all_equal, keys_like::narrow,
                          keys_like::special_floats})
     for (sort_order o : {sort_order::ascending, sort_order::descending}) {
@@ -147,10 +147,11 @@ TEST_P(Argsort, TiesSkippedPassesSpecialFloatsAndBitRanges) {
       check_argsort<f16, std::uint32_t>(c, n, {like, o}, s + 3);
     }
   for (auto [begin, end] : {std::pair{0, 8}, {4, 20}, {24, 32}, {31, 32}}) {
-    check_argsort<std::uint32_t, std::int64_t>(c, n, {keys_like::uniform, sort_order::ascending, begin, end},
-                                               seed_ + std::uint64_t(begin));
-    check_argsort<std::int64_t, std::uint32_t>(c, n, {keys_like::uniform, sort_order::descending, begin, end},
-                                               seed_ + std::uint64_t(end));
+    check_argsort<std::uint32_t, std::int64_t>(
+        c, n, {keys_like::uniform, sort_order::ascending, begin, end},
+        seed_ + std::uint64_t(begin));
+    check_argsort<std::int64_t, std::uint32_t>(
+        c, n, {keys_like::uniform, sort_order::descending, begin, end}, seed_ + std::uint64_t(end));
   }
 }
 
@@ -177,24 +178,32 @@ TEST(ArgsortErrors, BadArgumentsThrowAndWriteNothing) {
     const span<const std::uint32_t> ks(keys.data(), 5);
     span<std::int64_t> is = indices.view();
     auto expect_error = [&](auto&& call, const std::string& fragment) {
-      testing::expect_error(call, errc::invalid_argument, {"argsort", "[" + ctx.name() + "]", fragment});
+      testing::expect_error(call, errc::invalid_argument,
+                            {"argsort", "[" + ctx.name() + "]", fragment});
       EXPECT_EQ(keys.to_host(), k0) << "keys written despite " << fragment;
-      EXPECT_EQ(indices.to_host(), std::vector<std::int64_t>(5, -1)) << "indices written despite " << fragment;
+      EXPECT_EQ(indices.to_host(), std::vector<std::int64_t>(5, -1))
+          << "indices written despite " << fragment;
     };
     expect_error([&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is.subspan(0, 4)); },
                  "keys.size()=5 but indices.size()=4");
-    expect_error([&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, sort_order::ascending, 0, 33); },
-                 "end_bit=33");
-    expect_error([&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, sort_order::ascending, 9, 9); },
-                 "begin_bit=9 is not below end_bit=9");
-    expect_error([&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, static_cast<sort_order>(5)); },
-                 "order=5");
-    expect_error([&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, span<std::int64_t>(nullptr, 5)); },
-                 "indices.data() is null");
+    expect_error(
+        [&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, sort_order::ascending, 0, 33); },
+        "end_bit=33");
+    expect_error(
+        [&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, sort_order::ascending, 9, 9); },
+        "begin_bit=9 is not below end_bit=9");
+    expect_error(
+        [&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, is, static_cast<sort_order>(5)); },
+        "order=5");
+    expect_error(
+        [&] { argsort<std::uint32_t, std::int64_t>(ctx, ks, span<std::int64_t>(nullptr, 5)); },
+        "indices.data() is null");
     // Indices in the keys' own memory.
-    expect_error([&] {
-      argsort<std::uint32_t, std::uint32_t>(ctx, ks, span<std::uint32_t>(keys.data(), 5));
-    }, "overlap");
+    expect_error(
+        [&] {
+          argsort<std::uint32_t, std::uint32_t>(ctx, ks, span<std::uint32_t>(keys.data(), 5));
+        },
+        "overlap");
   }
   // More keys than i32 indices can number: refused before any memory is touched (the spans
   // are never read, so they need not be backed).
@@ -203,9 +212,12 @@ TEST(ArgsortErrors, BadArgumentsThrowAndWriteNothing) {
   const std::int64_t n = (std::int64_t(1) << 31) + 1;
   auto* keys_at = reinterpret_cast<const std::uint8_t*>(far(std::uintptr_t(1) << 44));
   auto* indices_at = reinterpret_cast<std::int32_t*>(far(std::uintptr_t(1) << 40));
-  testing::expect_error([&] { argsort<std::uint8_t, std::int32_t>(cpu, span<const std::uint8_t>(keys_at, n),
-                                                                   span<std::int32_t>(indices_at, n)); },
-                        errc::invalid_argument, {"argsort", "keys.size()=2147483649", "i32"});
+  testing::expect_error(
+      [&] {
+        argsort<std::uint8_t, std::int32_t>(cpu, span<const std::uint8_t>(keys_at, n),
+                                            span<std::int32_t>(indices_at, n));
+      },
+      errc::invalid_argument, {"argsort", "keys.size()=2147483649", "i32"});
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ std::int64_t oracle(const std::vector<T>& x, bool largest) {
     for (std::size_t i = 0; i < x.size(); ++i)
       if (std::isnan(x[i])) return std::int64_t(i);
   }
-  const auto it = largest ? std::max_element(x.begin(), x.end()) : std::min_element(x.begin(), x.end());
+  const auto it =
+      largest ? std::max_element(x.begin(), x.end()) : std::min_element(x.begin(), x.end());
   return std::int64_t(it - x.begin());
 }
 
@@ -38,9 +39,12 @@ std::vector<T> make_values(std::int64_t n, values_like like, std::uint64_t seed)
   std::vector<T> v(static_cast<std::size_t>(n));
   for (auto& x : v) {
     const std::uint64_t r = g();
-    if (like == values_like::few_distinct) x = T(r % 4);
-    else if constexpr (std::is_floating_point_v<T>) x = T(std::ldexp(double(r >> 11), -52) - 1.0);
-    else std::memcpy(&x, &r, sizeof x);  // every bit pattern: the type's extremes included
+    if (like == values_like::few_distinct)
+      x = T(r % 4);
+    else if constexpr (std::is_floating_point_v<T>)
+      x = T(std::ldexp(double(r >> 11), -52) - 1.0);
+    else
+      std::memcpy(&x, &r, sizeof x);  // every bit pattern: the type's extremes included
   }
   if constexpr (std::is_floating_point_v<T>) {
     const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -59,7 +63,8 @@ bool same_bits(T a, T b) {
 }
 
 template <class T>
-void check_both(const context& ctx, const std::vector<T>& x, std::int64_t skip, const std::string& where) {
+void check_both(const context& ctx, const std::vector<T>& x, std::int64_t skip,
+                const std::string& where) {
   auto buf = buffer<T>::from_host(ctx, x);
   const span<const T> in(buf.data() + skip, std::int64_t(x.size()) - skip);
   const std::vector<T> seen(x.begin() + skip, x.end());
@@ -71,8 +76,10 @@ void check_both(const context& ctx, const std::vector<T>& x, std::int64_t skip, 
     EXPECT_TRUE(same_bits(m.value, seen[std::size_t(want)])) << at;
     auto value = buffer<T>::from_host(ctx, {T(7)});
     auto index = buffer<std::int64_t>::from_host(ctx, {-5});
-    if (largest) argmax_into<T>(ctx, in, value.view(), index.view());
-    else argmin_into<T>(ctx, in, value.view(), index.view());
+    if (largest)
+      argmax_into<T>(ctx, in, value.view(), index.view());
+    else
+      argmin_into<T>(ctx, in, value.view(), index.view());
     EXPECT_EQ(index.to_host()[0], want) << at << " (_into)";
     EXPECT_TRUE(same_bits(value.to_host()[0], seen[std::size_t(want)])) << at << " (_into)";
   }
@@ -83,10 +90,13 @@ void check_both(const context& ctx, const std::vector<T>& x, std::int64_t skip, 
 template <class T>
 std::vector<std::int64_t> extremum_sizes() {
   const std::int64_t step = cuda_tuning::extremum_tuning::threads *
-                            cuda_tuning::extremum_tuning::vectors_per_thread * std::int64_t(16 / sizeof(T));
-  std::vector<std::int64_t> v = {1, 2, 3, 31, 33, 255, 257, step - 1, step, step + 1, 3 * step + 5,
-                                 (std::int64_t(1) << 20) + 3};
-  v.erase(std::remove_if(v.begin(), v.end(), [](std::int64_t n) { return n > testing::max_test_size(); }),
+                            cuda_tuning::extremum_tuning::vectors_per_thread *
+                            std::int64_t(16 / sizeof(T));
+  std::vector<std::int64_t> v = {
+      1,   2,        3,    31,       33,           255,
+      257, step - 1, step, step + 1, 3 * step + 5, (std::int64_t(1) << 20) + 3};
+  v.erase(std::remove_if(v.begin(), v.end(),
+                         [](std::int64_t n) { return n > testing::max_test_size(); }),
           v.end());
   return v;
 }
@@ -109,8 +119,9 @@ TEST_P(Extremum, EveryTypeSizeAndTies) {
     for (std::int64_t n : extremum_sizes<T>())
       for (values_like like : {values_like::uniform, values_like::few_distinct}) {
         const auto x = make_values<T>(n, like, seed_ ^ std::uint64_t(n * 7 + int(like)));
-        check_both(c, x, 0, std::string(type_name<T>()) + ", n=" + std::to_string(n) + ", like " +
-                                std::to_string(int(like)));
+        check_both(c, x, 0,
+                   std::string(type_name<T>()) + ", n=" + std::to_string(n) + ", like " +
+                       std::to_string(int(like)));
       }
   });
 }
@@ -122,16 +133,19 @@ TEST_P(Extremum, NansSignedZerosAndMisalignedInput) {
     using T = decltype(t);
     // 2^24 + 5: on CUDA each thread then walks several steps (2048 blocks of 4096 f32), so
     // the first step holding the best value, or a NaN, must win over later ones.
-    for (std::int64_t n : {std::int64_t(1), std::int64_t(5000), std::int64_t(70001), (std::int64_t(1) << 24) + 5})
-      for (values_like like : {values_like::some_nan, values_like::all_nan, values_like::signed_zeros,
-                               values_like::few_distinct})
+    for (std::int64_t n :
+         {std::int64_t(1), std::int64_t(5000), std::int64_t(70001), (std::int64_t(1) << 24) + 5})
+      for (values_like like : {values_like::some_nan, values_like::all_nan,
+                               values_like::signed_zeros, values_like::few_distinct})
         for (std::int64_t skip : {0, 1}) {
           if (n > testing::max_test_size() || skip >= n) continue;
-          const bool spread_out = like == values_like::some_nan || like == values_like::few_distinct;
+          const bool spread_out =
+              like == values_like::some_nan || like == values_like::few_distinct;
           if (n > 70001 && !spread_out) continue;  // all one kind: the small sizes say it all
           const auto x = make_values<T>(n, like, seed_ + std::uint64_t(n) + std::uint64_t(like));
-          check_both(c, x, skip, std::string(type_name<T>()) + ", n=" + std::to_string(n) + ", like " +
-                                     std::to_string(int(like)) + ", skip " + std::to_string(skip));
+          check_both(c, x, skip,
+                     std::string(type_name<T>()) + ", n=" + std::to_string(n) + ", like " +
+                         std::to_string(int(like)) + ", skip " + std::to_string(skip));
         }
   };
   run(float{});
@@ -167,14 +181,17 @@ TEST(ExtremumErrors, BadArgumentsThrowAndWriteNothing) {
       EXPECT_EQ(index.to_host(), std::vector<std::int64_t>(2, -1));
     };
     expect([&] { argmin<float>(ctx, x.subspan(0, 0)); }, {"argmin", "in is empty"});
-    expect([&] { argmax<float>(ctx, span<const float>(nullptr, 3)); }, {"argmax", "in.data() is null"});
+    expect([&] { argmax<float>(ctx, span<const float>(nullptr, 3)); },
+           {"argmax", "in.data() is null"});
     expect([&] { argmax_into<float>(ctx, x, value.view(), index.view().subspan(0, 1)); },
            {"argmax_into", "value.size()=2 but must be 1"});
     expect([&] { argmin_into<float>(ctx, x, value.view().subspan(0, 1), index.view()); },
            {"argmin_into", "index.size()=2 but must be 1"});
-    expect([&] {
-      argmin_into<float>(ctx, x, span<float>(in.data() + 1, 1), index.view().subspan(0, 1));
-    }, {"argmin_into", "overlap"});
+    expect(
+        [&] {
+          argmin_into<float>(ctx, x, span<float>(in.data() + 1, 1), index.view().subspan(0, 1));
+        },
+        {"argmin_into", "overlap"});
   }
 }
 

@@ -64,8 +64,9 @@ figures measure(session& s, std::int64_t n) {
       work = pairs;
       std::stable_sort(work.begin(), work.end(), by_key);
     }) - copy_ms;
-    f.matches = std::equal(ours.begin(), ours.end(), work.begin(),
-                           [](std::int64_t a, const auto& p) { return std::uint64_t(a) == p.second; });
+    f.matches =
+        std::equal(ours.begin(), ours.end(), work.begin(),
+                   [](std::int64_t a, const auto& p) { return std::uint64_t(a) == p.second; });
   }
   return f;
 }
@@ -73,10 +74,11 @@ figures measure(session& s, std::int64_t n) {
 void run_argsort(session& s) {
   const bool gpu = s.on_gpu();
   const std::vector<std::int64_t> defaults =
-      gpu ? std::vector<std::int64_t>{1 << 20, 1 << 24, 1 << 27} : std::vector<std::int64_t>{1 << 16, 1 << 20};
+      gpu ? std::vector<std::int64_t>{1 << 20, 1 << 24, 1 << 27}
+          : std::vector<std::int64_t>{1 << 16, 1 << 20};
   const std::string yard = gpu ? "CUB SortPairs" : "std::stable_sort";
-  table t("argsort, u32 keys -> i64 indices, vs " + yard + " of the keys with the indices made beforehand, on " +
-              s.ctx().name(),
+  table t("argsort, u32 keys -> i64 indices, vs " + yard +
+              " of the keys with the indices made beforehand, on " + s.ctx().name(),
           {"n", "ms", "Gkeys/s", yard + " ms", "vs " + yard, "same indices"});
   // keys in, indices and their copies out: about 6 arrays of 12 bytes
   for (std::int64_t n : s.sizes_or(defaults, 12)) {
@@ -102,7 +104,8 @@ void run_argsort(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("argsort", "argsort (u32 keys, i64 indices) vs CUB SortPairs / std::stable_sort", 41,
+PARPRIM_BENCH_SUITE("argsort",
+                    "argsort (u32 keys, i64 indices) vs CUB SortPairs / std::stable_sort", 41,
                     run_argsort);
 
 }  // namespace parprim::bench

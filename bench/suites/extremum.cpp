@@ -37,8 +37,10 @@ figures measure(session& s, const std::vector<T>& host, bool largest) {
   workspace ws(ctx);
   figures f;
   f.ms = s.time_ms([&] {
-    if (largest) argmax_into<T>(ctx, in, value.view(), index.view(), &ws);
-    else argmin_into<T>(ctx, in, value.view(), index.view(), &ws);
+    if (largest)
+      argmax_into<T>(ctx, in, value.view(), index.view(), &ws);
+    else
+      argmin_into<T>(ctx, in, value.view(), index.view(), &ws);
   });
   const std::int64_t ours = index.to_host()[0];
   const T our_value = value.to_host()[0];
@@ -48,15 +50,16 @@ figures measure(session& s, const std::vector<T>& host, bool largest) {
 #if PARPRIM_HAVE_CUDA
     buffer<T> cub_value(ctx, 1);
     buffer<std::int64_t> cub_index(ctx, 1);
-    f.yard_ms = yardstick::cub_arg_extremum_ms<T>(s, input.data(), cub_value.data(), cub_index.data(),
-                                                  n, largest);
+    f.yard_ms = yardstick::cub_arg_extremum_ms<T>(s, input.data(), cub_value.data(),
+                                                  cub_index.data(), n, largest);
     theirs = cub_index.to_host()[0];
     their_value = cub_value.to_host()[0];
 #endif
   } else {
     const T* p = host.data();
     const T* it = nullptr;
-    f.yard_ms = s.time_host_ms([&] { it = largest ? std::max_element(p, p + n) : std::min_element(p, p + n); });
+    f.yard_ms = s.time_host_ms(
+        [&] { it = largest ? std::max_element(p, p + n) : std::min_element(p, p + n); });
     theirs = it - p;
     their_value = *it;
   }
@@ -82,15 +85,16 @@ void run_type(session& s, table& t, std::int64_t n) {
     r.extra[check_figure(s.on_gpu())] = f.matches ? 1.0 : 0.0;
     s.add(std::move(r));
     t.add({largest ? "argmax" : "argmin", type_name<T>(), fmt_int(n), fmt(f.ms, 4),
-           fmt(double(n) * sizeof(T) / (f.ms * 1e6), 0), fmt(f.yard_ms, 4), fmt(f.yard_ms / f.ms, 2),
-           f.matches ? "yes" : "NO"});
+           fmt(double(n) * sizeof(T) / (f.ms * 1e6), 0), fmt(f.yard_ms, 4),
+           fmt(f.yard_ms / f.ms, 2), f.matches ? "yes" : "NO"});
   }
 }
 
 void run_extremum(session& s) {
   const bool gpu = s.on_gpu();
   const std::vector<std::int64_t> defaults =
-      gpu ? std::vector<std::int64_t>{1 << 20, 1 << 24, 1 << 28} : std::vector<std::int64_t>{1 << 16, 1 << 22};
+      gpu ? std::vector<std::int64_t>{1 << 20, 1 << 24, 1 << 28}
+          : std::vector<std::int64_t>{1 << 16, 1 << 22};
   const std::string yard = gpu ? "CUB" : "std::min/max_element";
   table t("argmin / argmax vs " + yard + " on " + s.ctx().name(),
           {"primitive", "type", "n", "ms", "GB/s", yard + " ms", "vs " + yard, "same as " + yard});
@@ -104,7 +108,8 @@ void run_extremum(session& s) {
 
 }  // namespace
 
-PARPRIM_BENCH_SUITE("extremum", "argmin / argmax (f32, f64) vs CUB ArgMin/ArgMax / std::min_element", 12,
+PARPRIM_BENCH_SUITE("extremum",
+                    "argmin / argmax (f32, f64) vs CUB ArgMin/ArgMax / std::min_element", 12,
                     run_extremum);
 
 }  // namespace parprim::bench

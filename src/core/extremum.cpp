@@ -64,9 +64,9 @@ void find_extremum_into(const context& ctx, span<const T> in, bool largest, span
   index[0] = m.index;
 }
 
-#define PARPRIM_INSTANTIATE(T)                                                                  \
-  template extremum<T> find_extremum<T>(const context&, span<const T>, bool, workspace*);      \
-  template void find_extremum_into<T>(const context&, span<const T>, bool, span<T>,            \
+#define PARPRIM_INSTANTIATE(T)                                                            \
+  template extremum<T> find_extremum<T>(const context&, span<const T>, bool, workspace*); \
+  template void find_extremum_into<T>(const context&, span<const T>, bool, span<T>,       \
                                       span<std::int64_t>, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE

@@ -23,11 +23,12 @@ void search(const context& ctx, span<const T> in, T* value_out, std::int64_t* in
   constexpr std::int64_t step =
       std::int64_t(tuning::threads) * cuda_prim::unit_size<T> * tuning::vectors_per_thread;
   const std::int64_t n = in.size();
-  const std::int64_t wanted = std::min<std::int64_t>(
-      tuning::max_blocks, std::max<std::int64_t>(1, std::int64_t(ctx.multiprocessors()) * 16));
+  const std::int64_t per_device = std::int64_t(ctx.multiprocessors()) * tuning::blocks_per_sm;
+  const std::int64_t wanted = std::clamp<std::int64_t>(per_device, 1, tuning::max_blocks);
   const std::int64_t per_block = ceil_div(ceil_div(n, wanted), step) * step;
   const int blocks = int(ceil_div(n, per_block));
-  detail::temp_memory partial(ctx, ws, blocks > 1 ? detail::align_up(blocks * sizeof(k::candidate<T>)) : 0);
+  const std::size_t partial_bytes = blocks > 1 ? blocks * sizeof(k::candidate<T>) : 0;
+  detail::temp_memory partial(ctx, ws, detail::align_up(partial_bytes));
   const bool vectorized = cuda_prim::vector_unit<T> && cuda_prim::aligned16(in.data());
   const cudaStream_t stream = stream_of(ctx);
   k::search_blocks_kernel<T, Largest, tuning::threads, tuning::vectors_per_thread>
@@ -46,11 +47,13 @@ void find_extremum(const context& ctx, span<const T> in, bool largest, T* value_
                    std::int64_t* index_out, workspace* ws) {
   const char* who = largest ? "argmax" : "argmin";
   use_device(ctx, who);
-  if (largest) search<T, true>(ctx, in, value_out, index_out, ws, who);
-  else search<T, false>(ctx, in, value_out, index_out, ws, who);
+  if (largest)
+    search<T, true>(ctx, in, value_out, index_out, ws, who);
+  else
+    search<T, false>(ctx, in, value_out, index_out, ws, who);
 }
 
-#define PARPRIM_INSTANTIATE(T)                                                            \
+#define PARPRIM_INSTANTIATE(T)                                                           \
   template void find_extremum<T>(const context&, span<const T>, bool, T*, std::int64_t*, \
                                  workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)

@@ -37,8 +37,8 @@ struct pick {
 };
 
 template <class T, bool Largest, int Threads>
-__device__ __forceinline__ void finish_block(candidate<T> best, candidate<T>* partial,
-                                             T* value_out, std::int64_t* index_out) {
+__device__ __forceinline__ void finish_block(candidate<T> best, candidate<T>* partial, T* value_out,
+                                             std::int64_t* index_out) {
   using reduce = cuda_prim::block_reduce<candidate<T>, pick<T, Largest>, Threads>;
   __shared__ typename reduce::storage shared;
   best = reduce::reduce(shared, best, pick<T, Largest>{});
