@@ -59,7 +59,8 @@ void segmented_scan_by_offsets(const char* name, const context& ctx, span<const 
   detail::check_segmented_scan(c, in, out, ws);
   c.known_option(o, op::max, "op");
   const detail::scan_heads heads(ctx, ws, in.size());
-  const detail::covered range = detail::offsets_check(c, offsets, in.size(), heads.get()).wait();
+  const detail::covered range =
+      detail::check_segment_offsets(c, offsets, in.size(), nullptr, heads.get());
   if (range.last == range.first) return;
   run_precompiled(ctx, detail::scan_job(in, offsets, out, range, inclusive, init, heads.get()), o,
                   heads.scan_workspace());

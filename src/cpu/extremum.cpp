@@ -39,23 +39,18 @@ extremum<T> best_in_block(const T* x, std::int64_t begin, std::int64_t end) {
   std::fill(acc, acc + lanes, block[0]);
   for (int l = 0; l < lanes; ++l) at[l] = -l;  // every lane starts at element 0
   std::fill(nan_at, nan_at + lanes, none);
-  std::int32_t g = 0;
-  for (; g + lanes <= len; g += lanes)
-    for (int l = 0; l < lanes; ++l) {
-      const T v = block[g + l];
-      if constexpr (floating) nan_at[l] = v != v && nan_at[l] == none ? g : nan_at[l];
-      const bool better = Largest ? acc[l] < v : v < acc[l];
-      at[l] = better ? g : at[l];
-      acc[l] = better ? v : acc[l];
-    }
-  // The elements past the last whole group, one lane each (their positions are larger).
-  for (int l = 0; g + l < len; ++l) {
+  auto visit = [&](std::int32_t g, int l) {  // element g + l, in lane l
     const T v = block[g + l];
     if constexpr (floating) nan_at[l] = v != v && nan_at[l] == none ? g : nan_at[l];
     const bool better = Largest ? acc[l] < v : v < acc[l];
     at[l] = better ? g : at[l];
     acc[l] = better ? v : acc[l];
-  }
+  };
+  std::int32_t g = 0;
+  for (; g + lanes <= len; g += lanes)
+    for (int l = 0; l < lanes; ++l) visit(g, l);
+  // The elements past the last whole group, one lane each (their positions are larger).
+  for (int l = 0; g + l < len; ++l) visit(g, l);
   // The first NaN if any lane met one, else the first position of the best value.
   std::int32_t first = none;
   for (int l = 0; l < lanes; ++l)
