@@ -82,25 +82,12 @@ std::vector<T> expected_scan(const context& ref, const std::vector<T>& all,
     auto in = buffer<T>::from_host(ref, part(all, counts, r));
     buffer<T> res(ref, in.size());
     if (inclusive) {
-      // First slice: its own inclusive scan. Later ones: out[0, n-1) = exclusive scan of
-      // x[1, n) seeded with carry op x[0], out[n-1] = carry op L (L: the slice's reduction).
-      const auto x = in.to_host();
+      // First slice: its own inclusive scan. Later ones: scanned from carry.
+      if (!seen) parprim::inclusive_scan<T>(ref, in, res, o);
+      else parprim::inclusive_scan<T>(ref, in, res, carry, o);
       const T total = parprim::reduce<T>(ref, in, o);
-      std::vector<T> v(x.size());
-      if (!seen) {
-        parprim::inclusive_scan<T>(ref, in, res, o);
-        v = res.to_host();
-      } else {
-        if (x.size() > 1) {
-          auto tail = buffer<T>::from_host(ref, std::vector<T>(x.begin() + 1, x.end()));
-          buffer<T> scanned(ref, tail.size());
-          parprim::exclusive_scan<T>(ref, tail, scanned, combine(o, carry, x[0]), o);
-          const auto head = scanned.to_host();
-          std::copy(head.begin(), head.end(), v.begin());
-        }
-        v.back() = combine(o, carry, total);
-      }
       carry = seen ? combine(o, carry, total) : total;
+      auto v = res.to_host();
       out.insert(out.end(), v.begin(), v.end());
     } else {
       parprim::exclusive_scan<T>(ref, in, res, carry, o);

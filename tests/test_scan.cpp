@@ -1,5 +1,6 @@
 // inclusive_scan and exclusive_scan against the sequential oracle, over backend x algorithm x
-// op x inclusive/exclusive x type x size (every tile edge), out of place and in place.
+// op x form (exclusive, inclusive, inclusive from init) x type x size (every tile edge), out of
+// place and in place.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -17,18 +18,38 @@ using testing::fresh_seed;
 using testing::random_vector;
 
 using param = std::tuple<backend, scan_algorithm, op>;
+using reference::scan_form;
+
+constexpr scan_form all_forms[] = {scan_form::exclusive, scan_form::inclusive,
+                                   scan_form::inclusive_from_init};
+
+const char* form_name(scan_form f) {
+  return f == scan_form::exclusive ? " exclusive"
+         : f == scan_form::inclusive ? " inclusive"
+                                     : " inclusive from init";
+}
+
+// The library call for `form`.
+template <class T>
+void run_scan(const context& ctx, span<const T> in, span<T> out, scan_form form, T init, op o,
+              scan_algorithm alg = scan_algorithm::decoupled_lookback, workspace* ws = nullptr) {
+  if (form == scan_form::inclusive) inclusive_scan<T>(ctx, in, out, o, alg, ws);
+  else if (form == scan_form::inclusive_from_init) inclusive_scan<T>(ctx, in, out, init, o, alg, ws);
+  else exclusive_scan<T>(ctx, in, out, init, o, alg, ws);
+}
 
 class Scan : public ::testing::TestWithParam<param> {};
 
 // Floats: each prefix within tol(n) * (sum of |x| over that prefix, plus |init|). Exact otherwise.
 template <class T>
 void expect_prefixes(const std::vector<T>& got, const std::vector<reference::acc_t<T>>& want,
-                     const std::vector<T>& x, op o, bool inclusive, T init,
+                     const std::vector<T>& x, op o, scan_form form, T init,
                      const std::string& where) {
+  const bool inclusive = form != scan_form::exclusive;
   ASSERT_EQ(got.size(), want.size()) << where;
   const std::int64_t n = std::int64_t(x.size());
   double tol = testing::float_tolerance<T>(n);
-  double abs_prefix = inclusive ? 0.0 : std::abs(double(init));
+  double abs_prefix = form == scan_form::inclusive ? 0.0 : std::abs(double(init));
   std::int64_t bad = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     bool ok;
@@ -52,21 +73,18 @@ void check_type(const context& ctx, scan_algorithm alg, op o, std::uint64_t seed
   for (std::int64_t n : edge_sizes()) {
     auto x = random_vector<T>(n, seed ^ std::uint64_t(n * 7919));
     T init = random_vector<T>(1, seed + 1)[0];
-    for (bool inclusive : {true, false}) {
-      std::string where = std::string(type_name<T>()) + (inclusive ? " inclusive" : " exclusive") +
-                          " n=" + std::to_string(n);
-      auto want = reference::scan(x.data(), n, o, inclusive, init);
+    for (scan_form form : all_forms) {
+      std::string where = std::string(type_name<T>()) + form_name(form) + " n=" + std::to_string(n);
+      auto want = reference::scan(x.data(), n, o, form, init);
       auto in = buffer<T>::from_host(ctx, x);
       buffer<T> out(ctx, n);
       out.fill_bytes(0xA5);  // poison: every element must be written
-      if (inclusive) inclusive_scan<T>(ctx, in, out, o, alg);
-      else exclusive_scan<T>(ctx, in, out, init, o, alg);
+      run_scan<T>(ctx, in, out, form, init, o, alg);
       auto first = out.to_host();
-      expect_prefixes(first, want, x, o, inclusive, init, where);
+      expect_prefixes(first, want, x, o, form, init, where);
 
       // In place, with a workspace: same bits as out of place.
-      if (inclusive) inclusive_scan<T>(ctx, in, in, o, alg, &ws);
-      else exclusive_scan<T>(ctx, in, in, init, o, alg, &ws);
+      run_scan<T>(ctx, in, in, form, init, o, alg, &ws);
       auto second = in.to_host();
       EXPECT_TRUE(testing::same_bits(first, second))
           << where << " in place differs from out of place";
@@ -107,6 +125,8 @@ TEST(ScanEdges, TutorialExample) {
     EXPECT_EQ(out.to_host(), (std::vector<std::int32_t>{0, 3, 4, 11, 11, 15, 16, 22}));
     inclusive_scan<std::int32_t>(ctx, in, out);
     EXPECT_EQ(out.to_host(), (std::vector<std::int32_t>{3, 4, 11, 11, 15, 16, 22, 25}));
+    inclusive_scan<std::int32_t>(ctx, in, out, 100);  // continuing a scan that reached 100
+    EXPECT_EQ(out.to_host(), (std::vector<std::int32_t>{103, 104, 111, 111, 115, 116, 122, 125}));
   }
 }
 
@@ -147,6 +167,11 @@ TEST(ScanEdges, NonCommutativeFloatOperatorsKeepTheOrder) {
     want.assign(std::size_t(n), x[0]);
     inclusive_scan(ctx, span<const float>(x), span<float>(out), left);
     EXPECT_TRUE(testing::same_bits(out, want)) << "inclusive, left, n=" << n;
+    inclusive_scan(ctx, span<const float>(x), span<float>(out), init, right);
+    EXPECT_TRUE(testing::same_bits(out, x)) << "inclusive from init, right, n=" << n;
+    want.assign(std::size_t(n), init);
+    inclusive_scan(ctx, span<const float>(x), span<float>(out), init, left);
+    EXPECT_TRUE(testing::same_bits(out, want)) << "inclusive from init, left, n=" << n;
     want.assign(1, init);
     want.insert(want.end(), x.begin(), x.end() - 1);
     exclusive_scan(ctx, span<const float>(x), span<float>(out), init, right);
@@ -181,7 +206,7 @@ void check_run_to_run(const context& ctx, std::uint64_t seed) {
     const std::vector<T> xs(x.begin() + skip, x.begin() + skip + n);
     const auto want = reference::scan(xs.data(), n, op::plus, false, init);
     expect_prefixes(std::vector<T>(bits[1].begin() + skip, bits[1].begin() + skip + n), want, xs,
-                    op::plus, false, init,
+                    op::plus, scan_form::exclusive, init,
                     std::string("large scan ") + type_name<T>() + " skip=" + std::to_string(skip));
   }
 }
@@ -214,22 +239,20 @@ void check_alignments(const context& ctx, std::uint64_t seed) {
     const auto in = buffer<T>::from_host(ctx, x);            // aligned
     const auto in_off = buffer<T>::from_host(ctx, shifted);  // x starts one element in
     buffer<T> out(ctx, n + 1);
-    for (bool inclusive : {true, false}) {
-      const std::string where = std::string(type_name<T>()) +
-                                (inclusive ? " inclusive" : " exclusive") + " n=" + std::to_string(n);
+    for (scan_form form : all_forms) {
+      const std::string where = std::string(type_name<T>()) + form_name(form) + " n=" + std::to_string(n);
       std::vector<T> aligned_result;
       for (int skip : {0, 1, 2, 3}) {  // bit 0: input one element off; bit 1: output
         span<const T> src((skip & 1) ? in_off.data() + 1 : in.data(), n);
         span<T> dst(out.data() + ((skip & 2) ? 1 : 0), n);
         out.fill_bytes(0xA5);
-        if (inclusive) inclusive_scan<T>(ctx, src, dst);
-        else exclusive_scan<T>(ctx, src, dst, init);
+        run_scan<T>(ctx, src, dst, form, init, op::plus);
         const auto all = out.to_host();
         const auto first = all.begin() + ((skip & 2) ? 1 : 0);
         std::vector<T> got(first, first + n);
         if (skip == 0) {
-          const auto want = reference::scan(x.data(), n, op::plus, inclusive, init);
-          expect_prefixes(got, want, x, op::plus, inclusive, init, where);
+          const auto want = reference::scan(x.data(), n, op::plus, form, init);
+          expect_prefixes(got, want, x, op::plus, form, init, where);
           aligned_result = got;
         } else {
           EXPECT_TRUE(testing::same_bits(aligned_result, got))

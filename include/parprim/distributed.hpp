@@ -8,8 +8,7 @@
 // total every rank needs before it can scan) and then scan it seeded with its prefix (a read
 // and a write), against a read and a write for the single-context scan: with P GPUs the scans
 // are bounded by (2/3) P times one GPU (2.67x on 4), reduce by P, less the exchange of the
-// totals (one NCCL call of a few bytes, tens of microseconds). An in-place inclusive scan
-// copies the slice aside first (one more read and write).
+// totals (one NCCL call of a few bytes, tens of microseconds).
 //
 // What equals the single-context result, bit for bit:
 //   - sort: always (keys and values), any type, any slicing: the output is the stable sort of
@@ -24,9 +23,8 @@
 //       exclusive_scan: E_r = init op L_a op L_b ... over the non-empty slices before r
 //                 (L as above); slice r = exclusive_scan(slice r, init = E_r).
 //       inclusive_scan: on the first non-empty slice, inclusive_scan(slice); on a later slice
-//                 r with P_r = the left fold of L over the non-empty slices before it:
-//                 out[0, n-1) = exclusive_scan(x[1, n), init = P_r op x[0]) and
-//                 out[n-1] = P_r op L_r (so the last element is the next slice's prefix).
+//                 r, inclusive_scan(slice r, init = P_r), P_r the left fold of L over the
+//                 non-empty slices before it.
 //     Single-context float scans and reductions combine in an order fixed by n and the
 //     kernels' tile shapes (docs/ARCHITECTURE.md, Reproducibility); a slice boundary that
 //     falls inside a tile has no equivalent there, so float equality for any slicing would

@@ -1,11 +1,14 @@
 // Prefix scans.
-//   inclusive: out[i] = in[0] op ... op in[i]
-//   exclusive: out[0] = init, out[i] = init op in[0] op ... op in[i-1]
+//   inclusive:            out[i] = in[0] op ... op in[i]
+//   inclusive from init:  out[i] = init op in[0] op ... op in[i]   (continues an earlier scan)
+//   exclusive:            out[0] = init, out[i] = init op in[0] op ... op in[i-1]
 //
-//   Precompiled (any compiler, six element types): inclusive_scan(ctx, in, out, op::plus).
+//   Precompiled (any compiler, six element types): inclusive_scan(ctx, in, out, op::plus),
+//     inclusive_scan(ctx, in, out, init, op::plus), exclusive_scan(ctx, in, out, init, op::plus).
 //   Generic (header-only, any trivially copyable T, any associative functor or lambda; the
 //   operator need not be commutative and needs no identity):
 //     inclusive_scan(ctx, in, out, op)
+//     inclusive_scan(ctx, in, out, init, op)
 //     exclusive_scan(ctx, in, out, init, op)
 //     transform_inclusive_scan(ctx, in, out, map, op)          scans map(in[i])
 //     transform_exclusive_scan(ctx, in, out, init, map, op)
@@ -20,6 +23,7 @@
 #include "parprim/detail/cpu/scan.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/op_functors.hpp"
+#include "parprim/detail/scan_kind.hpp"
 #include "parprim/detail/validate.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/span.hpp"
@@ -32,7 +36,7 @@ namespace detail {
 // The library's compiled entry point (src/core/scan.cpp), for the six types only.
 template <class T>
 void scan_precompiled(const char* function, const context& ctx, span<const T> in, span<T> out,
-                      op o, bool inclusive, T init, scan_algorithm alg, workspace* ws);
+                      op o, scan_kind kind, T init, scan_algorithm alg, workspace* ws);
 }  // namespace detail
 
 template <class T>
@@ -40,7 +44,17 @@ void inclusive_scan(const context& ctx, span<const T> in, span<T> out, op o = op
                     scan_algorithm alg = scan_algorithm::decoupled_lookback,
                     workspace* ws = nullptr) {
   static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(inclusive_scan));
-  detail::scan_precompiled("inclusive_scan", ctx, in, out, o, true, T{}, alg, ws);
+  detail::scan_precompiled("inclusive_scan", ctx, in, out, o, detail::scan_kind::inclusive, T{},
+                           alg, ws);
+}
+
+template <class T>
+void inclusive_scan(const context& ctx, span<const T> in, span<T> out, detail::no_deduce_t<T> init,
+                    op o = op::plus, scan_algorithm alg = scan_algorithm::decoupled_lookback,
+                    workspace* ws = nullptr) {
+  static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(inclusive_scan));
+  detail::scan_precompiled("inclusive_scan", ctx, in, out, o,
+                           detail::scan_kind::inclusive_from_init, init, alg, ws);
 }
 
 template <class T>
@@ -48,7 +62,8 @@ void exclusive_scan(const context& ctx, span<const T> in, span<T> out, T init = 
                     op o = op::plus, scan_algorithm alg = scan_algorithm::decoupled_lookback,
                     workspace* ws = nullptr) {
   static_assert(is_arithmetic_type_v<T>, PARPRIM_PRECOMPILED_TYPES_MESSAGE(exclusive_scan));
-  detail::scan_precompiled("exclusive_scan", ctx, in, out, o, false, init, alg, ws);
+  detail::scan_precompiled("exclusive_scan", ctx, in, out, o, detail::scan_kind::exclusive, init,
+                           alg, ws);
 }
 
 namespace detail {
@@ -71,45 +86,53 @@ inline namespace PARPRIM_TU_NAMESPACE {
 namespace detail_scan {
 template <class In, class T, class Map, class Op>
 void run(const char* function, const context& ctx, span<const In> in, span<T> out,
-         bool inclusive, T init, Map map, Op op, workspace* ws) {
+         detail::scan_kind kind, T init, Map map, Op op, workspace* ws) {
   detail::checker c(ctx, function);
   detail::check_scan_args(c, in, out, ws);
   if (in.size() == 0) return;
   if (ctx.kind() == backend::cuda)
     return detail::cuda_body<detail::scan_tag, detail::with_nvcc<T>>::run(
-        ctx, function, in, out, inclusive, init, map, op, ws);
-  detail::cpu::scan(ctx, in, out, inclusive, init, map, op);
+        ctx, function, in, out, kind, init, map, op, ws);
+  detail::cpu::scan(ctx, in, out, kind, init, map, op);
 }
 }  // namespace detail_scan
 
 template <class E, class T, class Map, class Op>
 void transform_inclusive_scan(const context& ctx, span<E> in, span<T> out, Map map, Op op,
                               workspace* ws = nullptr) {
-  detail_scan::run("transform_inclusive_scan", ctx, detail::as_input(in), out, true, T{}, map,
-                   op, ws);
+  detail_scan::run("transform_inclusive_scan", ctx, detail::as_input(in), out,
+                   detail::scan_kind::inclusive, T{}, map, op, ws);
 }
 
 template <class E, class T, class Map, class Op>
 void transform_exclusive_scan(const context& ctx, span<E> in, span<T> out,
                               detail::no_deduce_t<T> init, Map map, Op op,
                               workspace* ws = nullptr) {
-  detail_scan::run("transform_exclusive_scan", ctx, detail::as_input(in), out, false, init, map,
-                   op, ws);
+  detail_scan::run("transform_exclusive_scan", ctx, detail::as_input(in), out,
+                   detail::scan_kind::exclusive, init, map, op, ws);
 }
 
 template <class E, class Op, class T = detail::value_t<E>,
           class = std::enable_if_t<!std::is_enum_v<Op>>>
 void inclusive_scan(const context& ctx, span<E> in, span<T> out, Op op, workspace* ws = nullptr) {
-  detail_scan::run("inclusive_scan", ctx, detail::as_input(in), out, true, T{},
-                   detail::identity_map{}, op, ws);
+  detail_scan::run("inclusive_scan", ctx, detail::as_input(in), out, detail::scan_kind::inclusive,
+                   T{}, detail::identity_map{}, op, ws);
+}
+
+template <class E, class Op, class T = detail::value_t<E>,
+          class = std::enable_if_t<!std::is_enum_v<Op>>>
+void inclusive_scan(const context& ctx, span<E> in, span<T> out, detail::no_deduce_t<T> init,
+                    Op op, workspace* ws = nullptr) {
+  detail_scan::run("inclusive_scan", ctx, detail::as_input(in), out,
+                   detail::scan_kind::inclusive_from_init, init, detail::identity_map{}, op, ws);
 }
 
 template <class E, class Op, class T = detail::value_t<E>,
           class = std::enable_if_t<!std::is_enum_v<Op>>>
 void exclusive_scan(const context& ctx, span<E> in, span<T> out, detail::no_deduce_t<T> init,
                     Op op, workspace* ws = nullptr) {
-  detail_scan::run("exclusive_scan", ctx, detail::as_input(in), out, false, init,
-                   detail::identity_map{}, op, ws);
+  detail_scan::run("exclusive_scan", ctx, detail::as_input(in), out, detail::scan_kind::exclusive,
+                   init, detail::identity_map{}, op, ws);
 }
 
 }  // namespace PARPRIM_TU_NAMESPACE

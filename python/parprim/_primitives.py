@@ -124,17 +124,21 @@ def argmax(x, *, out=None, stream=None):
     return _extremum("argmax", x, True, out, stream)
 
 
-def inclusive_scan(x, op="plus", *, algorithm="decoupled_lookback", out=None, stream=None):
+def inclusive_scan(x, op="plus", *, init=None, algorithm="decoupled_lookback", out=None,
+                   stream=None):
     """out[i] = x[0] op x[1] op ... op x[i] over the elements of a 1-D array (op: plus, min,
-    max), in x's element type (no promotion). `out` may be x (in place). algorithm: one of
-    SCAN_ALGORITHMS ("decoupled_lookback", the single-pass scan, is the default)."""
+    max), in x's element type (no promotion); with `init`, out[i] = init op x[0] op ... op x[i]
+    (a scan continued from an earlier one's last value). `out` may be x (in place).
+    algorithm: one of SCAN_ALGORITHMS ("decoupled_lookback", the single-pass scan, is the
+    default)."""
     fn = "inclusive_scan"
     a, s = _input(fn, stream, "x", x, ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "op", op, _OPS)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
+    first = None if init is None else scalar_for(fn, a, "init", init)
     alg = _choice(fn, a.device, "algorithm", algorithm, SCAN_ALGORITHMS)
-    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code, alg)
+    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code, alg)
     return out
 
 

@@ -66,13 +66,18 @@ void extremum_to(int device, address stream, int dtype, address in, count n_in, 
   });
 }
 
+// `init` is None (out[0] = x[0]) or a Python number, converted as exclusive_scan's below.
 void scan_inclusive(int device, address stream, int dtype, address in, count n_in, address out,
-                    count n_out, int o, int algorithm) {
+                    count n_out, nb::handle init, int o, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    const bool from_init = !init.is_none();
+    const T first = from_init ? nb::cast<T>(init) : T{};
     run_on(device, stream, [&](const context& ctx) {
-      inclusive_scan<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out), op(o),
-                        scan_algorithm(algorithm));
+      const auto x = as_span<const T>(in, n_in);
+      const auto y = as_span<T>(out, n_out);
+      if (from_init) inclusive_scan<T>(ctx, x, y, first, op(o), scan_algorithm(algorithm));
+      else inclusive_scan<T>(ctx, x, y, op(o), scan_algorithm(algorithm));
     });
   });
 }

@@ -18,20 +18,10 @@ namespace parprim::dist {
 
 namespace {
 
-// What every rank learns in the exchange: the non-empty slices' totals L_k (by rank; T{} for
-// empty slices) and, for the scans, this rank's first element.
-template <class T>
-struct slice_totals {
-  std::vector<T> totals;
-  T first{};
-};
-
 // Reduces rank r's slice into a small device buffer, exchanges the totals of the non-empty
-// slices in place and copies them (with in[0] of this slice when asked) to the host in one
-// wait.
+// slices in place and copies them to the host in one wait: L_k by rank, T{} for empty slices.
 template <class T>
-slice_totals<T> exchange_totals(const device_group& g, const dist_buffer<T>& in, op o, int r,
-                                bool with_first) {
+std::vector<T> exchange_totals(const device_group& g, const dist_buffer<T>& in, op o, int r) {
   const context& ctx = g.ctx(r);
   const int P = g.size();
   std::vector<std::size_t> bytes(static_cast<std::size_t>(P), 0);
@@ -42,41 +32,33 @@ slice_totals<T> exchange_totals(const device_group& g, const dist_buffer<T>& in,
     bytes[static_cast<std::size_t>(k)] = sizeof(T);
     ++nonempty;
   }
-  // Slots 0 .. nonempty-1: the totals; slot nonempty: this slice's first element.
-  buffer<T> dev(ctx, static_cast<std::int64_t>(nonempty) + 1);
-  const bool have = in.count(r) > 0;
-  if (have) {
-    parprim::reduce_into<T>(ctx, in.slice(r), span<T>(dev.data() + mine, 1), o);
-    if (with_first) ctx.copy(dev.data() + nonempty, in.slice(r).data(), sizeof(T));
-  }
+  buffer<T> dev(ctx, static_cast<std::int64_t>(nonempty));
+  if (in.count(r) > 0) parprim::reduce_into<T>(ctx, in.slice(r), span<T>(dev.data() + mine, 1), o);
   g.comm(r).allgatherv(ctx, dev.data() + mine, dev.data(), bytes);
-  std::vector<T> packed(nonempty + 1);
+  std::vector<T> packed(nonempty);
   // The one wait: in the stream synchronization rather than inside the copy to pageable host
   // memory, so the driver stages a few bytes instead of holding the copy across the whole
   // reduction while the other ranks' threads launch on their GPUs.
   ctx.synchronize();
-  const std::size_t fetched = nonempty + (have && with_first ? 1 : 0);
-  ctx.copy_to_host(packed.data(), dev.data(), fetched * sizeof(T));
-  slice_totals<T> out;
-  out.totals.assign(static_cast<std::size_t>(P), T{});
+  ctx.copy_to_host(packed.data(), dev.data(), nonempty * sizeof(T));
+  std::vector<T> totals(static_cast<std::size_t>(P), T{});
   std::size_t next = 0;
   for (int k = 0; k < P; ++k)
-    if (in.count(k) > 0) out.totals[static_cast<std::size_t>(k)] = packed[next++];
-  out.first = packed[nonempty];
-  return out;
+    if (in.count(k) > 0) totals[static_cast<std::size_t>(k)] = packed[next++];
+  return totals;
 }
 
 // The group's result: the left fold of the non-empty slices' totals in rank order.
 template <class T>
 T reduce_on_rank(const device_group& g, const dist_buffer<T>& in, op o, int r) {
-  const auto t = exchange_totals(g, in, o, r, false);
+  const auto totals = exchange_totals(g, in, o, r);
   return detail::with_op<T>(o, [&](auto f) -> T {
     using Op = decltype(f);
     bool any = false;
     T acc = Op::identity();
     for (int k = 0; k < g.size(); ++k) {
       if (in.count(k) == 0) continue;
-      const T v = t.totals[static_cast<std::size_t>(k)];
+      const T v = totals[static_cast<std::size_t>(k)];
       acc = any ? f(acc, v) : v;
       any = true;
     }
@@ -133,38 +115,13 @@ void exclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
   g.run([&](int r) {
     const context& ctx = g.ctx(r);
     // Totals first, so that the slice is scanned once, already seeded with its prefix.
-    const auto t = exchange_totals(g, in, o, r, false);
+    const auto totals = exchange_totals(g, in, o, r);
     if (in.count(r) == 0) return;
     const T seed = detail::with_op<T>(
-        o, [&](auto f) { return detail::fold_nonempty(init, t.totals, in.counts(), r, f); });
+        o, [&](auto f) { return detail::fold_nonempty(init, totals, in.counts(), r, f); });
     parprim::exclusive_scan<T>(ctx, in.slice(r), out.slice(r), seed, o);
     ctx.synchronize();
   });
-}
-
-// Slice r (not the first non-empty one) with prefix P_r: out[i] = P_r op x[0] op ... op x[i].
-// No single-context scan takes a seed for an inclusive scan, but an exclusive scan of
-// x[1, n) seeded with P_r op x[0] yields out[0, n-1) exactly, and out[n-1] = P_r op L_r is
-// the next rank's prefix. In place, x is copied aside first (the shifted ranges overlap).
-template <class T>
-void seeded_inclusive_scan(const context& ctx, span<const T> x, span<T> out, T prefix, T first,
-                           T total, op o) {
-  const std::int64_t n = x.size();
-  buffer<T> aside(ctx, x.data() == out.data() ? n : 0);
-  if (aside.size() > 0) {
-    ctx.copy(aside.data(), x.data(), static_cast<std::size_t>(n) * sizeof(T));
-    x = aside.view();
-  }
-  T seed{}, last{};
-  detail::with_op<T>(o, [&](auto f) {
-    seed = f(prefix, first);
-    last = f(prefix, total);
-  });
-  if (n > 1)
-    parprim::exclusive_scan<T>(ctx, span<const T>(x.data() + 1, n - 1),
-                               span<T>(out.data(), n - 1), seed, o);
-  ctx.copy_from_host(out.data() + (n - 1), &last, sizeof(T));
-  ctx.synchronize();  // `last` lives on this stack frame, `aside` in this scope
 }
 
 template <class T>
@@ -174,21 +131,23 @@ void inclusive_scan(const device_group& g, const dist_buffer<T>& in, dist_buffer
   while (first_nonempty < g.size() && in.count(first_nonempty) == 0) ++first_nonempty;
   g.run([&](int r) {
     const context& ctx = g.ctx(r);
-    const auto t = exchange_totals(g, in, o, r, r != first_nonempty);
+    const auto totals = exchange_totals(g, in, o, r);
     if (in.count(r) == 0) return;
     if (r == first_nonempty) {
       parprim::inclusive_scan<T>(ctx, in.slice(r), out.slice(r), o);
       return ctx.synchronize();
     }
-    // The left fold of the non-empty totals before r, starting from the first of them.
+    // The left fold of the non-empty totals before r, starting from the first of them; the
+    // slice is scanned from it (until 2026-11-24 an exclusive scan of x + 1 did this, 4 bytes
+    // off a 16-byte boundary for 4-byte types, which kept it off the pipelined kernel).
     const T prefix = detail::with_op<T>(o, [&](auto f) {
-      T acc = t.totals[static_cast<std::size_t>(first_nonempty)];
+      T acc = totals[static_cast<std::size_t>(first_nonempty)];
       for (int k = first_nonempty + 1; k < r; ++k)
-        if (in.count(k) > 0) acc = f(acc, t.totals[static_cast<std::size_t>(k)]);
+        if (in.count(k) > 0) acc = f(acc, totals[static_cast<std::size_t>(k)]);
       return acc;
     });
-    seeded_inclusive_scan<T>(ctx, in.slice(r).view(), out.slice(r).view(), prefix, t.first,
-                             t.totals[static_cast<std::size_t>(r)], o);
+    parprim::inclusive_scan<T>(ctx, in.slice(r), out.slice(r), prefix, o);
+    ctx.synchronize();
   });
 }
 

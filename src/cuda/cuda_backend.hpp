@@ -3,6 +3,7 @@
 #pragma once
 
 #include "parprim/context.hpp"
+#include "parprim/detail/scan_kind.hpp"
 #include "parprim/ops.hpp"
 #include "parprim/span.hpp"
 #include "parprim/workspace.hpp"
@@ -20,7 +21,7 @@ void reduce_into(const context& ctx, span<const T> in, T* out_device, op o, redu
                  workspace* ws);
 
 template <class T>
-void scan(const context& ctx, span<const T> in, span<T> out, op o, bool inclusive, T init,
+void scan(const context& ctx, span<const T> in, span<T> out, op o, detail::scan_kind kind, T init,
           scan_algorithm alg, workspace* ws);
 
 }  // namespace parprim::cuda_backend

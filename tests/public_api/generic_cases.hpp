@@ -183,7 +183,8 @@ inline std::vector<wide> random_wide(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-// Inclusive and exclusive scans of x with op against the sequential left fold.
+// Inclusive scans (with and without init) and exclusive ones of x with op against the
+// sequential left fold.
 template <class T, class Op>
 void check_scans(const context& ctx, const std::vector<T>& x, T init, Op op, const std::string& what) {
   const std::int64_t n = std::int64_t(x.size());
@@ -204,6 +205,15 @@ void check_scans(const context& ctx, const std::vector<T>& x, T init, Op op, con
   for (std::int64_t i = 0; i < n; ++i) {
     ASSERT_TRUE(same_bits(got[std::size_t(i)], acc)) << what << " exclusive n=" << n << " i=" << i;
     acc = op(acc, x[std::size_t(i)]);
+  }
+  out.fill_bytes(0xA5);
+  inclusive_scan(ctx, in.view(), out.view(), init, op);
+  got = out.to_host();
+  acc = init;
+  for (std::int64_t i = 0; i < n; ++i) {
+    acc = op(acc, x[std::size_t(i)]);
+    ASSERT_TRUE(same_bits(got[std::size_t(i)], acc))
+        << what << " inclusive from init n=" << n << " i=" << i;
   }
   // In place.
   inclusive_scan(ctx, in.view(), in.view(), op);

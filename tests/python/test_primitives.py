@@ -57,28 +57,41 @@ def test_argmin_argmax(xp, rng, dtype):
         parprim.argmin(xp.asarray(np.zeros(0, dtype=dtype)))
 
 
-def _scan_oracle(host, op, inclusive, init):
+def _scan_oracle(host, op, form, init):
     ufunc = {"plus": np.add, "min": np.minimum, "max": np.maximum}[op]
-    if inclusive:
-        return ufunc.accumulate(host, dtype=host.dtype) if host.size else host.copy()
-    shifted = np.concatenate([np.array([init], dtype=host.dtype), host[:-1]]) if host.size else host
-    return ufunc.accumulate(shifted, dtype=host.dtype) if host.size else host.copy()
+    if not host.size:
+        return host.copy()
+    if form == "inclusive":
+        return ufunc.accumulate(host, dtype=host.dtype)
+    start = np.array([init], dtype=host.dtype)
+    if form == "inclusive_init":
+        return ufunc.accumulate(np.concatenate([start, host]), dtype=host.dtype)[1:]
+    return ufunc.accumulate(np.concatenate([start, host[:-1]]), dtype=host.dtype)
+
+
+def _scan(x, op, form, init):
+    if form == "inclusive":
+        return parprim.inclusive_scan(x, op)
+    if form == "inclusive_init":
+        return parprim.inclusive_scan(x, op, init=init)
+    return parprim.exclusive_scan(x, init, op)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("op", ["plus", "max"])
-@pytest.mark.parametrize("inclusive", [True, False], ids=["inclusive", "exclusive"])
-def test_scan(xp, rng, dtype, op, inclusive):
+@pytest.mark.parametrize("form", ["inclusive", "inclusive_init", "exclusive"])
+def test_scan(xp, rng, dtype, op, form):
     if not supported_by(xp, dtype):
         pytest.skip("no %s tensors in this PyTorch" % dtype)
-    init = 7 if op == "plus" else (np.iinfo(dtype).min if np.dtype(dtype).kind != "f" else -1e30)
+    # max from init: a value above some of the elements (0..50), so init shows in the output.
+    init = 7 if op == "plus" else 20
     for n in edge_sizes(large=True):
         host = random_values(rng, dtype, n, 0, 50)
         x = xp.asarray(host)
-        got = parprim.inclusive_scan(x, op) if inclusive else parprim.exclusive_scan(x, init, op)
+        got = _scan(x, op, form, init)
         assert isinstance(got, xp.array_type())
-        want = _scan_oracle(host, op, inclusive, init)
-        _close(xp.to_numpy(got), want, dtype, n, np.abs(host.astype(np.float64)).sum())
+        want = _scan_oracle(host, op, form, init)
+        _close(xp.to_numpy(got), want, dtype, n, np.abs(host.astype(np.float64)).sum() + init)
 
 
 def test_scan_in_place(xp, rng):

@@ -54,11 +54,15 @@ acc_t<T> reduce(const T* x, std::int64_t n, op o) {
   return acc;
 }
 
-// The course's sequential scan, generalized to any op and to inclusive/exclusive.
+// The three forms of scan (parprim/scan.hpp): exclusive from init, inclusive, inclusive from init.
+enum class scan_form { exclusive, inclusive, inclusive_from_init };
+
+// The course's sequential scan, generalized to any op and to every form.
 template <class T>
-std::vector<acc_t<T>> scan(const T* x, std::int64_t n, op o, bool inclusive, T init) {
+std::vector<acc_t<T>> scan(const T* x, std::int64_t n, op o, scan_form form, T init) {
   std::vector<acc_t<T>> out(static_cast<std::size_t>(n));
-  acc_t<T> acc = inclusive ? identity<acc_t<T>>(o) : acc_t<T>(init);
+  const bool inclusive = form != scan_form::exclusive;
+  acc_t<T> acc = form == scan_form::inclusive ? identity<acc_t<T>>(o) : acc_t<T>(init);
   for (std::int64_t i = 0; i < n; ++i) {
     if (inclusive) {
       acc = combine<acc_t<T>>(o, acc, x[i]);
@@ -69,6 +73,11 @@ std::vector<acc_t<T>> scan(const T* x, std::int64_t n, op o, bool inclusive, T i
     }
   }
   return out;
+}
+
+template <class T>
+std::vector<acc_t<T>> scan(const T* x, std::int64_t n, op o, bool inclusive, T init) {
+  return scan(x, n, o, inclusive ? scan_form::inclusive : scan_form::exclusive, init);
 }
 
 // The same scan in the element type itself: what `parprim bench` times as the sequential CPU

@@ -49,14 +49,16 @@
 #include "parprim/cuda/detail/scan_tile.cuh"
 #include "parprim/cuda/tuning/scan_tuning.hpp"
 #include "parprim/detail/generic.hpp"
+#include "parprim/detail/scan_kind.hpp"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::cuda_kernels {
 
 // One block per tile. num_tiles == 1: no counter, no status, no look-back (small inputs run
-// in a single launch). `start` is the exclusive prefix of tile 0: init for exclusive scans
-// (for inclusive ones the identity where Op has one, else unused).
+// in a single launch). `start` is the exclusive prefix of tile 0: init for exclusive scans and
+// inclusive ones from init (from_init); for plain inclusive ones the identity where Op has
+// one, else unused.
 // The block waits at phase 4's second barrier while warp 0 looks back (62% of a block's time
 // at 2^28 on the H100), which is what the pipelined kernel removes; resident blocks that
 // cp.async their next tile during the look-back were slower than this kernel (0.92x vs 1.05x
@@ -64,8 +66,8 @@ namespace parprim::cuda_kernels {
 template <class In, class T, class Map, class Op, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     scan_kernel(const In* in, T* out, std::int64_t n, int num_tiles,
-                cuda_prim::tile_status<T> status, int* tile_counter, bool inclusive, T start,
-                bool vectorized, unsigned sleep_ns, bool speculate, Map map, Op op) {
+                cuda_prim::tile_status<T> status, int* tile_counter, bool inclusive, bool from_init,
+                T start, bool vectorized, unsigned sleep_ns, bool speculate, Map map, Op op) {
   __shared__ lookback_storage<T, Op, Shape> s;
 
   // ---- Phases 1 and 2: claim a tile and load it.
@@ -86,8 +88,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     if (!speculate || tile != static_cast<int>(blockIdx.x))
       load_tile<In, T, Shape>(x, in, n, tile, vectorized, map);
   }
-  scan_tile<T, Op, Shape>(s, x, tile, out, n, num_tiles, status, inclusive, start, vectorized,
-                          sleep_ns, op);
+  scan_tile<T, Op, Shape>(s, x, tile, out, n, num_tiles, status, inclusive, from_init, start,
+                          vectorized, sleep_ns, op);
 }
 
 // Scratch bytes of scan_into for n elements of T: the tile counter (first 256 bytes), then
@@ -105,8 +107,8 @@ std::size_t scan_scratch_bytes(std::int64_t n) {
 // one kernel with one block per tile. No host synchronization. n > 0. In place (in == out)
 // is allowed.
 template <class In, class T, class Map, class Op>
-void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusive, T init,
-               Map map, Op op, void* scratch, const char* who) {
+void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, detail::scan_kind kind,
+               T init, Map map, Op op, void* scratch, const char* who) {
   using tuning = cuda_tuning::scan_lookback_tuning<sizeof(T)>;
   using shape = lookback_shape<T, tuning>;
   using status_t = cuda_prim::tile_status<T>;
@@ -120,14 +122,16 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
   constexpr bool same_unit = cuda_prim::unit_size<In> == shape::vec;
   const bool vectorized = same_unit && (!cuda_prim::vector_unit<T> ||
                                         (cuda_prim::aligned16(in) && cuda_prim::aligned16(out)));
+  const bool inclusive = detail::includes_own(kind);
+  const bool from_init = detail::starts_from_init(kind);
   T start = init;
   if constexpr (detail::has_identity<Op>::value)
-    if (inclusive) start = Op::identity();
+    if (!from_init) start = Op::identity();
   const cudaStream_t s = stream_of(ctx);
   auto kernel = scan_kernel<In, T, Map, Op, shape>;
   if (num_tiles == 1) {
-    kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, start,
-                                        vectorized, tuning::spin_sleep_ns, false, map, op);
+    kernel<<<1, shape::threads, 0, s>>>(in, out, n, 1, status_t{}, nullptr, inclusive, from_init,
+                                        start, vectorized, tuning::spin_sleep_ns, false, map, op);
     PARPRIM_LAUNCH_CHECK(ctx.state(), who);
     return;
   }
@@ -138,13 +142,15 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
   if constexpr (tuning::pipeline_stages > 0 && same_unit) {
     if (num_tiles >= tuning::pipelined_min_tiles && cuda_prim::aligned16(in)) {
       const pipelined_args<In, T, Map, Op> args{
-          in,    out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start,
+          in,        out,   n, num_tiles, status, reinterpret_cast<int*>(base), inclusive,
+          from_init, start,
           !cuda_prim::vector_unit<T> || cuda_prim::aligned16(out), map, op};
       if (launch_pipelined<In, T, Map, Op, shape, tuning::pipeline_stages>(ctx, args, who)) return;
     }
   }
   kernel<<<static_cast<unsigned>(num_tiles), shape::threads, 0, s>>>(
-      in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, start, vectorized,
+      in, out, n, num_tiles, status, reinterpret_cast<int*>(base), inclusive, from_init, start,
+      vectorized,
       tuning::spin_sleep_ns,
       /*speculate=*/shape::speculate && static_cast<const void*>(in) != out, map, op);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
@@ -152,10 +158,10 @@ void scan_into(const context& ctx, const In* in, T* out, std::int64_t n, bool in
 
 // scan_into with its scratch from the workspace or the context's allocator.
 template <class In, class T, class Map, class Op>
-void scan(const context& ctx, const In* in, T* out, std::int64_t n, bool inclusive, T init,
-          Map map, Op op, workspace* ws, const char* who) {
+void scan(const context& ctx, const In* in, T* out, std::int64_t n, detail::scan_kind kind,
+          T init, Map map, Op op, workspace* ws, const char* who) {
   detail::temp_memory scratch(ctx, ws, scan_scratch_bytes<T>(n));
-  scan_into(ctx, in, out, n, inclusive, init, map, op, scratch.get(), who);
+  scan_into(ctx, in, out, n, kind, init, map, op, scratch.get(), who);
 }
 
 }  // namespace parprim::cuda_kernels
@@ -166,8 +172,8 @@ template <>
 struct cuda_body<scan_tag, true> {
   template <class In, class T, class Map, class Op>
   static void run(const context& ctx, const char* function, span<const In> in, span<T> out,
-                  bool inclusive, T init, Map map, Op op, workspace* ws) {
-    cuda_kernels::scan(ctx, in.data(), out.data(), in.size(), inclusive, init, map, op, ws, function);
+                  detail::scan_kind kind, T init, Map map, Op op, workspace* ws) {
+    cuda_kernels::scan(ctx, in.data(), out.data(), in.size(), kind, init, map, op, ws, function);
   }
 };
 

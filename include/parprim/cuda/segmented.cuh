@@ -265,8 +265,8 @@ void launch(const context& ctx, const segments_job<V>& job, Op op, workspace* ws
   // on the H100 for the 29,128 tiles of 2^26 elements, whatever the segments (ncu,
   // 2026-11-23), a quarter of the whole call for segments of 32.
   const segmented_op<V, Op> sop{op};
-  scan_into(ctx, states, states, tiles + 1, /*inclusive=*/false, segmented_op<V, Op>::identity(),
-            parprim::detail::identity_map{}, sop, scan_scratch, who);
+  scan_into(ctx, states, states, tiles + 1, parprim::detail::scan_kind::exclusive,
+            segmented_op<V, Op>::identity(), parprim::detail::identity_map{}, sop, scan_scratch, who);
   runs_tile_kernel<Heads, V><<<unsigned(tiles), tune::threads, 0, stream>>>(a, op, states, true);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }

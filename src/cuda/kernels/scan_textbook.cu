@@ -96,24 +96,26 @@ void scan_levels(const context& ctx, scan_algorithm alg, const T* in, T* out, st
 }  // namespace
 
 template <class T>
-void scan_textbook(const context& ctx, const T* in, T* out, std::int64_t n, op o, bool inclusive,
-                   T init, scan_algorithm alg, workspace* ws) {
-  const char* who = inclusive ? "inclusive_scan" : "exclusive_scan";
+void scan_textbook(const context& ctx, const T* in, T* out, std::int64_t n, op o,
+                   detail::scan_kind kind, T init, scan_algorithm alg, workspace* ws) {
+  const char* who = detail::includes_own(kind) ? "inclusive_scan" : "exclusive_scan";
   // Scratch for the block totals of every level.
   const int elements = elements_per_block(alg);
   std::int64_t total = 0;
   for (std::int64_t level = ceil_div(n, elements); level > 1; level = ceil_div(level, elements))
     total += level;
   detail::temp_memory scratch(ctx, ws, detail::align_up(static_cast<std::size_t>(total) * sizeof(T)));
-  // Exclusive scans start from init; inclusive ones start from nothing.
+  // Exclusive scans and inclusive ones from init start from init; plain inclusive ones from
+  // nothing.
   detail::with_op<T>(o, [&](auto f) {
-    scan_levels<T, decltype(f)>(ctx, alg, in, out, n, inclusive, !inclusive, init, scratch.as<T>(), who);
+    scan_levels<T, decltype(f)>(ctx, alg, in, out, n, detail::includes_own(kind),
+                                detail::starts_from_init(kind), init, scratch.as<T>(), who);
   });
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                                \
-  template void scan_textbook<T>(const context&, const T*, T*, std::int64_t, op, bool, T,     \
-                                 scan_algorithm, workspace*);
+  template void scan_textbook<T>(const context&, const T*, T*, std::int64_t, op,              \
+                                 detail::scan_kind, T, scan_algorithm, workspace*);
 PARPRIM_FOR_EACH_TYPE(PARPRIM_INSTANTIATE)
 #undef PARPRIM_INSTANTIATE
 

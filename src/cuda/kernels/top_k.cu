@@ -99,7 +99,7 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   // The tile counts' exclusive scan, in place, by the library's single-pass scan (it was one
   // block looping over rounds of 1024 counts: 64 rounds at 2^28 pairs).
-  scan_into(ctx, tile_counts, tile_counts, src_tiles, /*inclusive=*/false, counts{0, 0},
+  scan_into(ctx, tile_counts, tile_counts, src_tiles, detail::scan_kind::exclusive, counts{0, 0},
             detail::identity_map{}, counts_plus{}, scan_scratch, who);
   place_kernel<U, W><<<unsigned(src_tiles), tuning::threads, 0, stream>>>(src, values, src_n, kind, largest, state,
                                                                           tile_counts, out, out_values);

@@ -42,11 +42,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include "parprim/cuda/detail/bulk_copy.cuh"
 #include "parprim/cuda/detail/launch.cuh"
+#include "parprim/cuda/detail/pipelined_launch.cuh"
 #include "parprim/cuda/detail/scan_tile.cuh"
 
 namespace parprim::cuda_kernels {
@@ -108,15 +108,12 @@ struct pipelined_args {
   cuda_prim::tile_status<T> status;
   int* tile_counter;
   bool inclusive;
+  bool from_init;  // tile 0's prefix is `start` (see scan_tile)
   T start;
   bool out_vectorized;
   Map map;
   Op op;
 };
-
-__device__ __forceinline__ void squad_barrier(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
 
 template <class In, class T, class Map, class Op, class Shape, int Stages>
 __device__ __forceinline__ void load_role(pipelined_storage<In, T, Op, Shape, Stages>& s,
@@ -177,7 +174,7 @@ __device__ __forceinline__ void look_back_role(pipelined_storage<In, T, Op, Shap
       prefix = look_back<T, Op, Shape::lookback_per_lane, Shape::fold_in_shared>(a.status, tile,
                                                                                 a.op, 0, s.window);
     if (lane_id() == 0) {
-      const bool has_tile_prefix = ident || tile > 0 || !a.inclusive;
+      const bool has_tile_prefix = ident || tile > 0 || a.from_init;
       if (tile < a.num_tiles - 1)
         a.status.publish_inclusive(tile, combine(has_tile_prefix, prefix, true, aggregate, a.op));
       s.tile_prefix[st] = prefix;
@@ -232,7 +229,7 @@ __device__ __forceinline__ void scan_role(pipelined_storage<In, T, Op, Shape, St
     T x[Shape::rows][Shape::vec], row_prefix[Shape::rows], warp_total;
     load_stretch_from_stage<In, T, Shape>(x, s.tile[st], count, warp, a.map);
     stretch_scan<T, Op, Shape>(x, row_prefix, warp_total, a.op);
-    const bool has_tile_prefix = ident || tile > 0 || !a.inclusive;
+    const bool has_tile_prefix = ident || tile > 0 || a.from_init;
     const T warp_prefix = combine(has_tile_prefix, s.tile_prefix[st], ident || warp > 0,
                                   s.scan[st].warp_prefix[warp], a.op);
     mbarrier_arrive(&s.freed[st]);  // every thread, after its own reads of the stage
@@ -278,24 +275,7 @@ bool launch_pipelined(const context& ctx, const pipelined_args<In, T, Map, Op>& 
                       const char* who) {
   auto kernel = scan_pipelined_kernel<In, T, Map, Op, Shape, Stages>;
   constexpr int bytes = int(sizeof(pipelined_storage<In, T, Op, Shape, Stages>));
-  constexpr int max_devices = 64;
-  static std::atomic<signed char> usable[max_devices] = {};  // 0 unknown, 1 yes, -1 no
-  const int device = ctx.device();
-  signed char known = device < max_devices ? usable[device].load() : 0;
-  if (known == 0) {
-    cudaFuncAttributes attributes{};
-    PARPRIM_CUDA_CHECK(ctx.name(), who, cudaFuncGetAttributes(&attributes, kernel));
-    known = -1;
-    if (attributes.binaryVersion >= 90) {
-      if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) ==
-          cudaSuccess)
-        known = 1;
-      else
-        cudaGetLastError();  // a refused size is an answer, not an error
-    }
-    if (device < max_devices) usable[device].store(known);
-  }
-  if (known < 0) return false;
+  if (!pipelined_kernel_usable(ctx, kernel, bytes, who)) return false;
   const int blocks = std::min(ctx.multiprocessors(), a.num_tiles);
   kernel<<<blocks, pipelined_threads<Shape>, bytes, stream_of(ctx)>>>(a);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);

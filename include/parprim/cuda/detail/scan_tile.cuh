@@ -165,13 +165,15 @@ __device__ __forceinline__ void store_stretch(const T (&x)[Shape::rows][Shape::v
 }
 
 // Phases 3 to 5 of tile `tile`, whose elements are in x. Every thread of the block calls it;
-// it contains two barriers.
+// it contains two barriers. from_init: tile 0's prefix is `start` (exclusive scans, inclusive
+// ones from init); otherwise tile 0 has none (with an identity, `start` is the identity).
 template <class T, class Op, class Shape>
 __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
                                           T (&x)[Shape::rows][Shape::vec], int tile, T* out,
                                           std::int64_t n, int num_tiles,
                                           const cuda_prim::tile_status<T>& status, bool inclusive,
-                                          T start, bool vectorized, unsigned sleep_ns, Op op) {
+                                          bool from_init, T start, bool vectorized,
+                                          unsigned sleep_ns, Op op) {
   using namespace cuda_prim;
   constexpr bool ident = parprim::detail::has_identity<Op>::value;
   using block_scan_t = block_scan<T, Op, Shape::threads>;
@@ -186,7 +188,7 @@ __device__ __forceinline__ void scan_tile(lookback_storage<T, Op, Shape>& s,
   stretch_scan<T, Op, Shape>(x, row_prefix, warp_total, op);
 
   // ---- Phase 4: scan the warp totals; warp 0 resolves the tile prefix.
-  const bool has_tile_prefix = ident || tile > 0 || !inclusive;
+  const bool has_tile_prefix = ident || tile > 0 || from_init;
   block_scan_t::store_warp_total(s.scan, warp_total);
   __syncthreads();
   if (warp == 0) {

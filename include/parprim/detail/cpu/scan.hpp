@@ -13,8 +13,8 @@
 // totals strictly in block order, and block boundaries depend only on n, so float results are
 // the same on every run and on any number of threads (and the same as the three-phase scan
 // with these blocks gave). Elements are combined strictly left to right: any associative
-// operator works, no identity is needed (an inclusive scan's first block starts from its
-// first element).
+// operator works, no identity is needed (an inclusive scan without init starts its first block
+// from its first element).
 // In place (out == in) is safe: step 1 only reads, and step 3 reads each element before it
 // writes that same element.
 #pragma once
@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/scan_kind.hpp"
 #include "parprim/span.hpp"
 
 namespace parprim::detail::cpu {
@@ -144,26 +145,27 @@ __attribute__((noinline)) void scan_by_parts(const In* x, T* y, std::int64_t beg
   }
 }
 
-// With y = map(x): inclusive: out[i] = y[0] op ... op y[i]; exclusive: out[i] = init op
-// y[0..i-1].
+// With y = map(x), the scan `kind` of y (detail/scan_kind.hpp).
 template <class In, class T, class Map, class Op>
-void scan(const context& ctx, span<const In> in, span<T> out, bool inclusive, T init, Map map,
+void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T init, Map map,
           Op op) {
   const std::int64_t n = in.size();
   if (n == 0) return;
   const In* x = in.data();
   T* y = out.data();
+  const bool inclusive = includes_own(kind);
+  const bool from_init = starts_from_init(kind);
   if (n <= scan_block) {
-    if (inclusive) scan_range_first(x, y, 0, n, map, op);
-    else scan_range(x, y, 0, n, init, false, map, op);
+    if (from_init) scan_range(x, y, 0, n, init, inclusive, map, op);
+    else scan_range_first(x, y, 0, n, map, op);
     return;
   }
   const std::int64_t blocks = block_count(n, scan_block);
   block_chain<T> chain(blocks);
   blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     if constexpr (std::is_floating_point_v<T>) {
-      // Every full block but an inclusive scan's first (which has no carry in).
-      if (e - s == scan_block && (b > 0 || !inclusive)) {
+      // Every full block but the first of a scan without init (which has no carry in).
+      if (e - s == scan_block && (b > 0 || from_init)) {
         const auto parts = fold_parts<T>(x, s, map, op);
         T total = parts[0];
         for (int k = 1; k < scan_parts; ++k) total = op(total, parts[k]);
@@ -175,10 +177,10 @@ void scan(const context& ctx, span<const In> in, span<T> out, bool inclusive, T 
     }
     const T total = fold_range<T>(x, s, e, map, op);
     if (b == 0) {
-      // Block 0 of an inclusive scan has no carry in; an exclusive one starts from init.
-      chain.publish(0, inclusive ? total : op(init, total));
-      if (inclusive) scan_range_first(x, y, s, e, map, op);
-      else scan_range(x, y, s, e, init, false, map, op);
+      // Block 0 starts from init, or (inclusive without init) from its first element.
+      chain.publish(0, from_init ? op(init, total) : total);
+      if (from_init) scan_range(x, y, s, e, init, inclusive, map, op);
+      else scan_range_first(x, y, s, e, map, op);
       return;
     }
     const T carry = chain.wait(b);
