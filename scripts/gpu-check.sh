@@ -93,9 +93,18 @@ gpu_tests_of() {
   "$BUILD/tests/$1" --gtest_list_tests --gtest_filter="$gpu_cases" |
     awk '/^[^ ]/ { suite = $1 } /^  / { print suite $1 }'
 }
+# The pipelined kernels (the scan's and the scans by key) start at 128 tiles, past the caps
+# below: these jobs run the tests that reach them with their own cap (a fourth field), about
+# 130-160 tiles, so every tool sees the warp-specialized blocks.
+pipelined_jobs() {
+  echo "$1 test_scan ScanCuda.LargeScan* 1100000"
+  echo "$1 test_by_key ByKeyPipelined.SegmentedScansByFlagsGiveTheSameBits 500000"
+  [ "$1" = memcheck ] && echo "$1 test_by_key ByKeyPipelined.* 600011"
+}
 sanitize_jobs() {
   local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
   for tool in $tools; do
+    pipelined_jobs "$tool"
     # SANITIZE_BINS_<tool> (e.g. SANITIZE_BINS_racecheck) overrides SANITIZE_BINS per tool.
     local per_tool="SANITIZE_BINS_$tool"
     for bin in ${!per_tool:-${SANITIZE_BINS:-$(cd "$BUILD/tests" && ls test_* | grep -v '\.')}}; do
@@ -129,16 +138,17 @@ sanitize_jobs() {
 sanitize_one() {
   local tool=$1 bin=$2 filter=$3 max=70000
   [ "$tool" = memcheck ] || max=20000
-  # SANITIZE_MAX_N_<tool> (e.g. SANITIZE_MAX_N_racecheck=5000) lowers the cap for one tool.
+  # SANITIZE_MAX_N_<tool> (e.g. SANITIZE_MAX_N_racecheck=5000) lowers the cap for one tool;
+  # a job's own cap (pipelined_jobs) comes first.
   local per_tool_max="SANITIZE_MAX_N_$tool"
-  max=${!per_tool_max:-$max}
+  max=${4:-${!per_tool_max:-$max}}
   local limit=${SANITIZE_TIMEOUT:-420} left=$((SANITIZE_DEADLINE - $(date +%s)))
   [ $left -lt $limit ] && limit=$left
   if [ $limit -lt 15 ]; then
     echo "$tool $bin [$filter] not run: stage time budget used up" >>"$OUT/sanitize-summary.txt"
     return
   fi
-  local log="$SANITIZE_LOGS/$tool-$bin-$(echo "$filter" | md5sum | cut -c1-6).log"
+  local log="$SANITIZE_LOGS/$tool-$bin-$(echo "$filter $4" | md5sum | cut -c1-6).log"
   PARPRIM_TEST_MAX_N=$max timeout "$limit" compute-sanitizer --tool "$tool" \
     --error-exitcode 97 "$BUILD/tests/$bin" --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
   local rc=$?
@@ -157,7 +167,7 @@ stage_sanitize() {
   # Independent processes share the GPU; SANITIZE_PARALLEL (default 8) at a time.
   # SANITIZE_JOBS names a file of "TOOL BINARY FILTER" lines to run instead of the full list
   # (e.g. the jobs a summary reported as stopped or not run).
-  if [ -n "${SANITIZE_JOBS:-}" ]; then cat "$SANITIZE_JOBS"; else sanitize_jobs; fi | xargs -P "${SANITIZE_PARALLEL:-8}" -L 1 bash -c 'sanitize_one "$0" "$1" "$2"'
+  if [ -n "${SANITIZE_JOBS:-}" ]; then cat "$SANITIZE_JOBS"; else sanitize_jobs; fi | xargs -P "${SANITIZE_PARALLEL:-8}" -L 1 bash -c 'sanitize_one "$0" "$1" "$2" "$3"'
   sort -o "$OUT/sanitize-summary.txt" "$OUT/sanitize-summary.txt"
   cat "$OUT/sanitize-summary.txt"
   local rc=0

@@ -40,7 +40,9 @@
 //      and stored with 16-byte vectors. A run's fold is written where the next run starts
 //      (slot r - 1 for the head of run r) or after the last element, so no element needs
 //      its successor.
-// Outputs indexed by run are written below io.capacity only.
+// Outputs indexed by run are written below io.capacity only. The scans of 128 tiles or more
+// with 16-byte aligned keys and values run the same phases in warp-specialized persistent
+// blocks instead (by_key_pipelined.cuh): the same bits.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,6 +52,7 @@
 #include <string>
 #include <type_traits>
 
+#include "parprim/cuda/by_key_pipelined.cuh"
 #include "parprim/cuda/by_key_prefix.cuh"
 #include "parprim/cuda/by_key_thread.cuh"
 #include "parprim/cuda/detail/block_scan.cuh"
@@ -86,6 +89,16 @@ struct shape {
   static constexpr int carry_per_lane = sizeof(run_carry<V>) <= 8    ? tuning::lookback_per_lane
                                         : sizeof(run_carry<V>) <= 16 ? tuning::lookback_per_lane / 2
                                                                      : 1;
+  // The pipelined scans' stages (by_key_pipelined.cuh): one holds the tile's keys and values
+  // and each thread's head mask and exclusive run state.
+  static constexpr int pipelined_blocks_per_sm = tuning::pipelined_blocks_per_sm;
+  static constexpr int pipelined_min_tiles = tuning::pipelined_min_tiles;
+  static constexpr int stage_bytes =
+      tile * int(sizeof(K) + sizeof(V)) + threads * int(4 + sizeof(tile_state<V>));
+  static constexpr int pipeline_stages =
+      tuning::pipeline_shared_bytes / stage_bytes < tuning::max_pipeline_stages
+          ? tuning::pipeline_shared_bytes / stage_bytes
+          : tuning::max_pipeline_stages;
 };
 
 template <class K, class V, class Op, class Shape>
@@ -230,6 +243,10 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
       count_bytes ? count_status_t::bind(base + head_bytes, num_tiles) : count_status_t{};
   const carry_status_t carries =
       carry_bytes ? carry_status_t::bind(base + head_bytes + count_bytes, num_tiles) : carry_status_t{};
+  if constexpr (Kind == runs_kind::scan) {
+    const pipelined_args<K, V, Eq, Op> args{io, num_tiles, carries, reinterpret_cast<int*>(base), eq, op};
+    if (launch_scan_pipelined<K, V, Eq, Op, sh>(ctx, args, who)) return -1;
+  }
   auto* run_count = io.count_out ? io.count_out : reinterpret_cast<std::int64_t*>(base + 8);
   runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
       io, num_tiles, counts, carries, reinterpret_cast<int*>(base), run_count,

@@ -1,6 +1,6 @@
 // The CUDA body of the segmented scans (nvcc only), for any value type and associative
-// operator: the single-pass by-key scan (parprim/cuda/by_key.cuh, decoupled look-back) with
-// u8 head flags as the keys. By flags, the caller's flags are the keys; by offsets, the flags
+// operator: the single-pass by-key scan (parprim/cuda/by_key.cuh, decoupled look-back; from 128
+// tiles on its pipelined kernel, by_key_pipelined.cuh) with u8 head flags as the keys. By flags, the caller's flags are the keys; by offsets, the flags
 // that the offsets check marked as it read the offsets (detail::scan_heads in
 // parprim/detail/segmented.hpp, src/cuda/kernels/segmented.cu). The precompiled entry points
 // (src/cuda/kernels/segmented.cu with by_key.cu's scan_by_heads) and the generic ones

@@ -46,7 +46,7 @@
 
 #include "parprim/cuda/detail/bulk_copy.cuh"
 #include "parprim/cuda/detail/launch.cuh"
-#include "parprim/cuda/detail/pipelined_launch.cuh"
+#include "parprim/cuda/detail/pipelined.cuh"
 #include "parprim/cuda/detail/scan_tile.cuh"
 
 namespace parprim::cuda_kernels {
@@ -61,13 +61,6 @@ struct pipelined_storage {
   T window[Shape::window];  // the look-back warp's fold
   std::uint64_t full[Stages], reduced[Stages], prefixed[Stages], freed[Stages];
 };
-
-// Threads of a pipelined block: two squads of stretch warps, the load warp, the look-back warp.
-template <class Shape>
-inline constexpr int pipelined_threads = 2 * Shape::threads + 2 * cuda_prim::warp_size;
-// Arrivals that free a stage: both squads and the look-back warp.
-template <class Shape>
-inline constexpr int freed_arrivals = 2 * Shape::threads + cuda_prim::warp_size;
 
 // Stretch `warp` of the staged tile into registers, mapped; elements past `count` padded with
 // the tile's first (as load_tile does).
@@ -119,44 +112,17 @@ template <class In, class T, class Map, class Op, class Shape, int Stages>
 __device__ __forceinline__ void load_role(pipelined_storage<In, T, Op, Shape, Stages>& s,
                                           const pipelined_args<In, T, Map, Op>& a) {
   using namespace cuda_prim;
-  if (lane_id() != 0) return;
-  for (int it = 0;; ++it) {
-    const int st = it % Stages;
-    if (it >= Stages) mbarrier_wait_parity(&s.freed[st], (it / Stages - 1) & 1);
-    const int tile = atomicAdd(a.tile_counter, 1);
-    if (tile >= a.num_tiles) {
-      s.tile_id[st] = -1;
-      mbarrier_arrive(&s.full[st]);
-      return;
-    }
-    s.tile_id[st] = tile;
+  load_stages<Stages>(s, a.tile_counter, a.num_tiles, [&](int st, int tile) {
     const std::int64_t base = std::int64_t(tile) * Shape::tile_items;
     const int count = tile_size<Shape>(a.n, base);
-    const unsigned bulk = unsigned(count * sizeof(In)) & ~(bulk_copy_align - 1);
-    for (int e = int(bulk / sizeof(In)); e < count; ++e) s.tile[st][e] = a.in[base + e];
+    const unsigned bulk = stage_elements(s.tile[st], a.in + base, count);
     if (bulk != 0) {
       mbarrier_arrive_expect_tx(&s.full[st], bulk);
       bulk_copy_to_shared(s.tile[st], a.in + base, bulk, &s.full[st]);
     } else {
       mbarrier_arrive(&s.full[st]);
     }
-  }
-}
-
-// Pass `it` of a role that reads the stages: its stage and that stage's barrier parity, once
-// the stage's bytes are in; the tile there (-1: no tiles left).
-struct stage_pass {
-  int stage;
-  unsigned parity;
-  int tile;
-};
-template <class In, class T, class Op, class Shape, int Stages>
-__device__ __forceinline__ stage_pass wait_for_stage(pipelined_storage<In, T, Op, Shape, Stages>& s,
-                                                     int it) {
-  const int st = it % Stages;
-  const unsigned parity = (it / Stages) & 1;
-  cuda_prim::mbarrier_wait_parity(&s.full[st], parity);
-  return {st, parity, s.tile_id[st]};
+  });
 }
 
 template <class In, class T, class Map, class Op, class Shape, int Stages>
@@ -165,7 +131,7 @@ __device__ __forceinline__ void look_back_role(pipelined_storage<In, T, Op, Shap
   using namespace cuda_prim;
   constexpr bool ident = parprim::detail::has_identity<Op>::value;
   for (int it = 0;; ++it) {
-    const auto [st, parity, tile] = wait_for_stage(s, it);
+    const auto [st, parity, tile] = wait_for_stage<Stages>(s, it);
     if (tile < 0) return;
     mbarrier_wait_parity(&s.reduced[st], parity);
     const T aggregate = s.aggregate[st];
@@ -191,7 +157,7 @@ __device__ __forceinline__ void reduce_role(pipelined_storage<In, T, Op, Shape, 
   using block_scan_t = block_scan<T, Op, Shape::threads>;
   const int warp = warp_id();  // 0 .. Shape::warps - 1
   for (int it = 0;; ++it) {
-    const stage_pass pass = wait_for_stage(s, it);
+    const stage_pass pass = wait_for_stage<Stages>(s, it);
     const int st = pass.stage, tile = pass.tile;
     if (tile < 0) return;
     const int count = tile_size<Shape>(a.n, std::int64_t(tile) * Shape::tile_items);
@@ -221,7 +187,7 @@ __device__ __forceinline__ void scan_role(pipelined_storage<In, T, Op, Shape, St
   constexpr bool ident = parprim::detail::has_identity<Op>::value;
   const int warp = warp_id() - Shape::warps;  // its stretch
   for (int it = 0;; ++it) {
-    const auto [st, parity, tile] = wait_for_stage(s, it);
+    const auto [st, parity, tile] = wait_for_stage<Stages>(s, it);
     if (tile < 0) return;
     const std::int64_t tile_base = std::int64_t(tile) * Shape::tile_items;
     const int count = tile_size<Shape>(a.n, tile_base);
@@ -246,15 +212,7 @@ __global__ void __launch_bounds__(pipelined_threads<Shape>, 1)
   using namespace cuda_prim;
   extern __shared__ __align__(128) unsigned char pipelined_shared[];
   auto& s = *reinterpret_cast<pipelined_storage<In, T, Op, Shape, Stages>*>(pipelined_shared);
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < Stages; ++i) {
-      mbarrier_init(&s.full[i], 1);
-      mbarrier_init(&s.reduced[i], cuda_prim::warp_size);
-      mbarrier_init(&s.prefixed[i], 1);
-      mbarrier_init(&s.freed[i], freed_arrivals<Shape>);
-    }
-    fence_mbarrier_init();
-  }
+  if (threadIdx.x == 0) init_stages<Stages>(s, warp_size, freed_arrivals<Shape>);
   __syncthreads();
   const int warp = warp_id();
   if (warp < Shape::warps) reduce_role(s, a);

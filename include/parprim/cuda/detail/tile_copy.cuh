@@ -39,9 +39,10 @@ __device__ __forceinline__ void load_to_shared(T* dst, const T* src, int count) 
   for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
 }
 
-// dst[0, count) = src[0, count), the way back.
+// dst[0, count) = src[0, count), the way back, by the Shape::threads threads numbered `thread`
+// (a squad of a warp-specialized block; the block itself below).
 template <class T, class Shape>
-__device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
+__device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count, int thread) {
   if constexpr (tile_in_units<T, Shape>) {
     if (count == Shape::tile && aligned16(dst)) {
       // Unrolled to the compile-time count per thread, as the load: the strided loop compiled
@@ -51,13 +52,18 @@ __device__ __forceinline__ void store_from_shared(T* dst, const T* src, int coun
       constexpr int per_thread = (units + Shape::threads - 1) / Shape::threads;
 #pragma unroll
       for (int k = 0; k < per_thread; ++k) {
-        const int u = int(threadIdx.x) + k * Shape::threads;
+        const int u = thread + k * Shape::threads;
         if (u < units) reinterpret_cast<uint4*>(dst)[u] = reinterpret_cast<const uint4*>(src)[u];
       }
       return;
     }
   }
-  for (int i = threadIdx.x; i < count; i += Shape::threads) dst[i] = src[i];
+  for (int i = thread; i < count; i += Shape::threads) dst[i] = src[i];
+}
+
+template <class T, class Shape>
+__device__ __forceinline__ void store_from_shared(T* dst, const T* src, int count) {
+  store_from_shared<T, Shape>(dst, src, count, int(threadIdx.x));
 }
 
 }  // namespace parprim::cuda_prim

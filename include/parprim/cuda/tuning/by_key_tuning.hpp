@@ -83,6 +83,18 @@ struct by_key_tuning {
   static constexpr int lookback_per_lane = 4;
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;
+  // The pipelined scans by key (parprim/cuda/by_key_pipelined.cuh), with this tile shape:
+  // persistent blocks of two squads of `threads` and two warps, pipelined_blocks_per_sm of
+  // them per SM, each with as many tile stages (keys, values, and 12-20 bytes per thread) as
+  // fit pipeline_shared_bytes, at most max_pipeline_stages; for inputs of at least
+  // pipelined_min_tiles tiles (the pipelined scan's threshold) whose keys and values start on
+  // 16-byte boundaries. 4-byte elements: 2 blocks of 4 + 4 + 2 warps (3 stages of u32 keys and
+  // f32 values, 5 of u8 head flags); 8-byte ones: 1 block of 8 + 8 + 2 warps (4-6 stages).
+  // 0 bytes turn it off (larger elements).
+  static constexpr int pipelined_blocks_per_sm = Bytes <= 4 ? 2 : 1;
+  static constexpr int pipeline_shared_bytes = Bytes <= 4 ? 100 * 1024 : Bytes <= 8 ? 200 * 1024 : 0;
+  static constexpr int max_pipeline_stages = 6;
+  static constexpr int pipelined_min_tiles = 128;
 };
 
 // unique, unique_by_key, unique_count and run_length_encode, by key size: copy_if's kernel and
