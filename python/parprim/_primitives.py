@@ -136,9 +136,10 @@ def inclusive_scan(x, op="plus", *, init=None, algorithm="decoupled_lookback", o
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "op", op, _OPS)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
-    first = None if init is None else scalar_for(fn, a, "init", init)
+    first = scalar_for(fn, a, "init", 0 if init is None else init)
     alg = _choice(fn, a.device, "algorithm", algorithm, SCAN_ALGORITHMS)
-    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, first, code, alg)
+    _core.inclusive_scan(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, init is not None,
+                         first, code, alg)
     return out
 
 

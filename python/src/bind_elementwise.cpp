@@ -66,13 +66,13 @@ void extremum_to(int device, address stream, int dtype, address in, count n_in, 
   });
 }
 
-// `init` is None (out[0] = x[0]) or a Python number, converted as exclusive_scan's below.
+// from_init: out[i] = init op x[0] op ... op x[i], `init` a Python number converted as
+// exclusive_scan's below (nanobind refuses None for a handle, so the flag travels apart).
 void scan_inclusive(int device, address stream, int dtype, address in, count n_in, address out,
-                    count n_out, nb::handle init, int o, int algorithm) {
+                    count n_out, bool from_init, nb::handle init, int o, int algorithm) {
   dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const bool from_init = !init.is_none();
-    const T first = from_init ? nb::cast<T>(init) : T{};
+    const T first = nb::cast<T>(init);
     run_on(device, stream, [&](const context& ctx) {
       const auto x = as_span<const T>(in, n_in);
       const auto y = as_span<T>(out, n_out);

@@ -187,9 +187,9 @@ def test_algorithm_variants(xp, rng, dtype):
             _close(np.asarray(got, dtype=dtype), host.sum(dtype=host.dtype), dtype, n, scale)
         for algorithm in SCAN_ALGORITHMS:
             _close(xp.to_numpy(parprim.inclusive_scan(x, algorithm=algorithm)),
-                   _scan_oracle(host, "plus", True, 0), dtype, n, scale)
+                   _scan_oracle(host, "plus", "inclusive", 0), dtype, n, scale)
             _close(xp.to_numpy(parprim.exclusive_scan(x, 3, algorithm=algorithm)),
-                   _scan_oracle(host, "plus", False, 3), dtype, n, scale)
+                   _scan_oracle(host, "plus", "exclusive", 3), dtype, n, scale)
     if dtype == "float64":
         a, b = random_values(rng, dtype, 40 * 24, -1, 1), random_values(rng, dtype, 24 * 33, -1, 1)
         for algorithm in GEMM_ALGORITHMS:
