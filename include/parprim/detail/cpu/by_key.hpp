@@ -1,5 +1,6 @@
 // CPU body of the by-key, unique and run-length primitives (detail/runs.hpp), for any key,
-// value, equality and associative operator: fixed blocks of the input, three phases.
+// value, equality and associative operator: fixed blocks of the input, three phases in one
+// pass (runs() below says how).
 //   1. each block folds its elements into a run state (heads seen, fold since the last head);
 //   2. the block states are combined in block order (the segmented operator);
 //   3. each block walks its elements again from its exclusive prefix and writes. A run's fold
@@ -54,19 +55,97 @@ void count_heads(const runs_io<K, V>& io, Eq eq, std::int64_t begin, std::int64_
   s.valid = 1;
 }
 
-// Folds (write false) or folds and writes (write true) elements [begin, end) into s. Under
+// Element i's value as the fold sees it: its value (a one for the lengths); an exclusive scan
+// folds init into each run head's value. Both candidates are computed and one is selected, so
+// the caller's loop has no branch on `head`.
+template <runs_kind Kind, class K, class V, class Op>
+V value_at(const runs_io<K, V>& io, const Op& op, std::int64_t i, bool head) {
+  if constexpr (Kind == runs_kind::lengths) {
+    return V(1);
+  } else {
+    const V x = io.values[i];
+    if (Kind != runs_kind::scan || io.inclusive) return x;
+    const V with_init = op(io.init, x);
+    return head ? with_init : x;
+  }
+}
+
+// Phase 1 of the folding kinds, [begin, end) into s with no branch per element: each element
+// is folded onto the running value and the result or the element itself kept by a select (the
+// operator costs a few cycles; a mispredicted branch on a head, one element in eight at
+// random for runs of mean length 8, some fifteen). Same operations in the same order as
+// fold_element, so the same bits.
+template <runs_kind Kind, class K, class V, class Eq, class Op>
+void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t begin,
+                std::int64_t end, run_state<V>& s) {
+  std::int64_t i = begin;
+  if (i < end && !s.valid) {
+    const bool head = i == 0 || !eq(io.keys[i - 1], io.keys[i]);
+    s.value = value_at<Kind>(io, op, i, head);
+    s.heads += head ? 1 : 0;
+    s.valid = 1;
+    ++i;
+  }
+  V value = s.value;
+  std::int64_t heads = 0;
+  for (; i < end; ++i) {  // i >= 1: element 0 is handled above
+    const bool head = !eq(io.keys[i - 1], io.keys[i]);
+    const V x = value_at<Kind>(io, op, i, head);
+    const V folded = op(value, x);
+    value = head ? x : folded;
+    heads += head ? 1 : 0;
+  }
+  s.value = value;
+  s.heads += heads;
+}
+
+// Phase 3 of the scans from element i on, once s holds the state before it (s.valid, no carry
+// left to combine in): one output per element, with no branch on `head` (as fold_block).
+template <bool Inclusive, class K, class V, class Eq, class Op>
+void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
+                     std::int64_t end, run_state<V>& s) {
+  V value = s.value;
+  std::int64_t heads = 0;
+  for (; i < end; ++i) {
+    const bool head = !eq(io.keys[i - 1], io.keys[i]);
+    const V x = value_at<runs_kind::scan>(io, op, i, head);
+    const V before = value;
+    const V folded = op(value, x);
+    value = head ? x : folded;
+    heads += head ? 1 : 0;
+    if constexpr (Inclusive) io.values_out[i] = value;
+    else io.values_out[i] = head ? io.init : before;
+  }
+  s.value = value;
+  s.heads += heads;
+}
+
+// Folds (Write false) or folds and writes (Write true) elements [begin, end) into s. Under
 // folds_within_block, s starts as the identity and carry is the state before the block: the
 // outputs of the run carried in combine carry in, and at the block's first head s becomes the
-// whole prefix's state, after which the loop is the plain one.
-template <runs_kind Kind, class K, class V, class Eq, class Op>
+// whole prefix's state, after which the loop is the plain one. Write is a template argument:
+// as a run-time flag the per-element tests stayed in the loop wherever the function was not
+// inlined, as in the single-pass runs() with both walks in one block body (2^24 u32 / f32
+// scan by key, runs of 512, one thread: 20 -> 52 ms).
+template <runs_kind Kind, bool Write, class K, class V, class Eq, class Op>
 void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
-               run_state<V>& s, bool write, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
-  if constexpr (Kind == runs_kind::heads) {
-    if (!write) return count_heads(io, eq, begin, end, s);
+               run_state<V>& state, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
+  constexpr bool write = Write;
+  if constexpr (!Write) {
+    if constexpr (Kind == runs_kind::heads) return count_heads(io, eq, begin, end, state);
+    else return fold_block<Kind>(io, eq, op, begin, end, state);
   }
+  // A local copy: through the reference, every output store (a V, which may alias the state's
+  // value as far as the compiler knows) sent the running value through memory, a store-to-
+  // load round trip per element (2^24 f32 in runs longer than a block, one thread: 19 -> 44 ms).
+  run_state<V> s = state;
   const segmented_op<V, Op> combine{op};
   bool continuing = folds_within_block<Kind, V> && write && carry.valid;
-  for (std::int64_t i = begin; i < end; ++i) {
+  std::int64_t i = begin;
+  for (; i < end; ++i) {
+    if constexpr (Kind == runs_kind::scan) {
+      if (!continuing && s.valid) break;  // the rest in scan_block_tail
+    }
     const bool head = i == 0 || !eq(io.keys[i - 1], io.keys[i]);
     if constexpr (Kind == runs_kind::heads) {
       if (head) ++s.heads;
@@ -98,8 +177,17 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
         io.values_out[i] = io.inclusive ? (continuing ? op(carry.value, s.value) : s.value) : (head ? io.init : before);
     }
   }
+  if constexpr (Kind == runs_kind::scan) {
+    if (i < end) {
+      if (io.inclusive) scan_block_tail<true>(io, eq, op, i, end, s);
+      else scan_block_tail<false>(io, eq, op, i, end, s);
+      state = s;
+      return;
+    }
+  }
   if (continuing) s = combine(carry, s);
   if (folds_per_run<Kind> && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
+  state = s;
 }
 
 // Runs the call; returns the number of runs. io.n > 0.
@@ -110,30 +198,37 @@ std::int64_t runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op) {
   const bool writes = Kind == runs_kind::scan || io.keys_out || io.values_out;
   if (n <= runs_block) {
     run_state<V> s = sop::identity();
-    walk_runs<Kind>(io, eq, op, 0, n, s, writes);
+    if (writes) walk_runs<Kind, true>(io, eq, op, 0, n, s);
+    else walk_runs<Kind, false>(io, eq, op, 0, n, s);
     return s.heads;
   }
   const std::int64_t blocks = block_count(n, runs_block);
-  std::vector<run_state<V>> prefix(static_cast<std::size_t>(blocks) + 1, sop::identity());
-  // Phase 1: one state per block.
-  blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    run_state<V> s = sop::identity();
-    walk_runs<Kind>(io, eq, op, begin, end, s, false);
-    prefix[static_cast<std::size_t>(b) + 1] = s;
-  });
-  // Phase 2: exclusive prefixes in block order; prefix[blocks] covers the whole input.
   const sop combine{op};
-  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b)
-    prefix[b + 1] = combine(prefix[b], prefix[b + 1]);
-  if (!writes) return prefix.back().heads;
-  // Phase 3: walk again from each block's prefix and write (folds_within_block: from the block's
-  // first element, the prefix combined in at each output).
+  if (!writes) {  // the count only: one state per block, combined in block order
+    std::vector<run_state<V>> state(static_cast<std::size_t>(blocks), sop::identity());
+    blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      walk_runs<Kind, false>(io, eq, op, begin, end, state[static_cast<std::size_t>(b)]);
+    });
+    run_state<V> total = sop::identity();
+    for (const run_state<V>& s : state) total = combine(total, s);
+    return total.heads;
+  }
+  // Single pass, chained as the scan's (cpu/scan.hpp): each block folds its elements, waits
+  // for the state after the block before it, publishes its own, then walks its elements again
+  // from that prefix and writes (folds_within_block: from the block's first element, the
+  // prefix combined in at each output). The second walk reads the block from the core's L2
+  // (2^16 4-byte keys and values: 512 KiB); with the three phases in two passes over the
+  // input it read it from memory again. The states combine in block order as before.
+  block_chain<run_state<V>> chain(blocks);
   blocked_for(ctx, n, runs_block, [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
-    const run_state<V>& carry = prefix[static_cast<std::size_t>(b)];
+    run_state<V> own = sop::identity();
+    walk_runs<Kind, false>(io, eq, op, begin, end, own);
+    const run_state<V> carry = b == 0 ? sop::identity() : chain.wait(b);
+    chain.publish(b, combine(carry, own));
     run_state<V> s = folds_within_block<Kind, V> ? sop::identity() : carry;
-    walk_runs<Kind>(io, eq, op, begin, end, s, true, carry);
+    walk_runs<Kind, true>(io, eq, op, begin, end, s, carry);
   });
-  return prefix.back().heads;
+  return chain.wait(blocks).heads;  // the state after the last block
 }
 
 }  // namespace parprim::detail::cpu
