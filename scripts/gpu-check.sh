@@ -99,6 +99,7 @@ gpu_tests_of() {
 pipelined_jobs() {
   echo "$1 test_scan ScanCuda.LargeScan* 1100000"
   echo "$1 test_by_key ByKeyPipelined.SegmentedScansByFlagsGiveTheSameBits 500000"
+  echo "$1 test_by_key All/ByKey.FloatFoldsAreReproducible/cuda 600011"
   [ "$1" = memcheck ] && echo "$1 test_by_key ByKeyPipelined.* 600011"
 }
 sanitize_jobs() {

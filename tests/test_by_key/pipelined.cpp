@@ -1,4 +1,5 @@
-// The CUDA scans by key past the pipelined kernel's threshold (parprim/cuda/by_key_pipelined.cuh),
+// The CUDA scans and reductions by key past the pipelined kernel's threshold
+// (parprim/cuda/by_key_pipelined.cuh),
 // with over a thousand tiles, so that every persistent block cycles its stages several times:
 // keys and values on a 16-byte boundary take the pipelined kernel, the same keys and values one
 // element off it the one-block-per-tile kernel, and the two give the same bits (floats too:
@@ -48,6 +49,34 @@ std::int64_t pipelined_size() {
   return std::min<std::int64_t>(1100 * cuda_tile<bytes> + 17, testing::max_test_size());
 }
 
+// reduce_by_key both ways: the same run count, keys and folds (bits), and for integer values the
+// sequential loop's.
+template <class K, class V>
+void check_reduction(const context& ctx, const twin<K>& k, const twin<V>& v,
+                     const std::vector<K>& keys, const std::vector<V>& values, op o) {
+  const std::int64_t n = std::int64_t(keys.size());
+  std::vector<K> got_keys[2];
+  std::vector<V> got_values[2];
+  for (bool off : {false, true}) {
+    buffer<K> ko(ctx, n);
+    buffer<V> vo(ctx, n);
+    ko.fill_bytes(0xA5);
+    vo.fill_bytes(0xA5);
+    const std::int64_t runs = reduce_by_key<K, V>(ctx, k.at(off), v.at(off), ko, vo, o);
+    got_keys[off] = ko.to_host();
+    got_values[off] = vo.to_host();
+    got_keys[off].resize(std::size_t(runs));
+    got_values[off].resize(std::size_t(runs));
+  }
+  const std::string where = std::string("reduce_by_key ") + type_name<K>() + "/" + type_name<V>() +
+                            " " + to_string(o);
+  EXPECT_TRUE(same_bits(got_keys[0], got_keys[1])) << where << ": keys differ";
+  EXPECT_TRUE(same_bits(got_values[0], got_values[1])) << where << ": folds differ";
+  const auto want = reference::reduce_by_key(keys, values, o);
+  EXPECT_TRUE(same_bits(got_keys[0], want.keys)) << where;
+  if constexpr (!std::is_floating_point_v<V>) EXPECT_EQ(got_values[0], want.values) << where;
+}
+
 template <class K, class V>
 void check_by_key(const context& ctx, std::uint64_t seed) {
   const std::int64_t n = pipelined_size<K, V>();
@@ -77,6 +106,7 @@ void check_by_key(const context& ctx, std::uint64_t seed) {
         if constexpr (!std::is_floating_point_v<V>)
           EXPECT_EQ(got[0], reference::scan_by_heads(heads, values, o, inclusive, V(3))) << where;
       }
+      check_reduction(ctx, k, v, keys, values, o);
     }
   }
 }

@@ -40,9 +40,9 @@
 //      and stored with 16-byte vectors. A run's fold is written where the next run starts
 //      (slot r - 1 for the head of run r) or after the last element, so no element needs
 //      its successor.
-// Outputs indexed by run are written below io.capacity only. The scans of 128 tiles or more
-// with 16-byte aligned keys and values run the same phases in warp-specialized persistent
-// blocks instead (by_key_pipelined.cuh): the same bits.
+// Outputs indexed by run are written below io.capacity only. The scans and reductions of 128
+// tiles or more with 16-byte aligned keys and values run the same phases in warp-specialized
+// persistent blocks instead (by_key_pipelined.cuh): the same bits.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -89,12 +89,14 @@ struct shape {
   static constexpr int carry_per_lane = sizeof(run_carry<V>) <= 8    ? tuning::lookback_per_lane
                                         : sizeof(run_carry<V>) <= 16 ? tuning::lookback_per_lane / 2
                                                                      : 1;
-  // The pipelined scans' stages (by_key_pipelined.cuh): one holds the tile's keys and values
-  // and each thread's head mask and exclusive run state.
+  // The pipelined kernel's stages (by_key_pipelined.cuh): one holds the tile's keys and values
+  // (a row of values padded by 16 bytes: the reduction stages one fold more than the tile
+  // has elements) and each thread's head mask and exclusive run state.
   static constexpr int pipelined_blocks_per_sm = tuning::pipelined_blocks_per_sm;
   static constexpr int pipelined_min_tiles = tuning::pipelined_min_tiles;
-  static constexpr int stage_bytes =
-      tile * int(sizeof(K) + sizeof(V)) + threads * int(4 + sizeof(tile_state<V>));
+  static constexpr int value_row = tile + (sizeof(V) < 16 ? int(16 / sizeof(V)) : 1);
+  static constexpr int stage_bytes = tile * int(sizeof(K)) + value_row * int(sizeof(V)) +
+                                     threads * int(4 + sizeof(tile_state<V>));
   static constexpr int pipeline_stages =
       tuning::pipeline_shared_bytes / stage_bytes < tuning::max_pipeline_stages
           ? tuning::pipeline_shared_bytes / stage_bytes
@@ -203,10 +205,11 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks)
     __syncthreads();
     cuda_prim::store_from_shared<V, Shape>(io.values_out + base, s.values, count);
   } else {
-    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, run, op);
+    stage_runs<K, V, Op, decltype(s), Shape>(io, s, base, first, count, head_mask, run, op,
+                                             [] { __syncthreads(); });
     __syncthreads();
     store_runs<K, V, decltype(s), Shape>(io, s, first_run, int(s.scan.block_total.heads()),
-                                         tile == num_tiles - 1);
+                                         tile == num_tiles - 1, int(threadIdx.x));
   }
 }
 
@@ -243,15 +246,18 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
       count_bytes ? count_status_t::bind(base + head_bytes, num_tiles) : count_status_t{};
   const carry_status_t carries =
       carry_bytes ? carry_status_t::bind(base + head_bytes + count_bytes, num_tiles) : carry_status_t{};
-  if constexpr (Kind == runs_kind::scan) {
-    const pipelined_args<K, V, Eq, Op> args{io, num_tiles, carries, reinterpret_cast<int*>(base), eq, op};
-    if (launch_scan_pipelined<K, V, Eq, Op, sh>(ctx, args, who)) return -1;
-  }
   auto* run_count = io.count_out ? io.count_out : reinterpret_cast<std::int64_t*>(base + 8);
-  runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
-      io, num_tiles, counts, carries, reinterpret_cast<int*>(base), run_count,
-      sh::tuning::spin_sleep_ns, eq, op);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // The pipelined kernel where it applies (the reduction counting only keeps this kernel,
+  // whose blocks stop after the look-back).
+  const pipelined_args<K, V, Eq, Op> args{io,   num_tiles, carries, counts, reinterpret_cast<int*>(base),
+                                          run_count, eq, op};
+  const bool writes = Kind == runs_kind::scan || io.keys_out || io.values_out;
+  if (!writes || !launch_pipelined<Kind, K, V, Eq, Op, sh>(ctx, args, who)) {
+    runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(
+        io, num_tiles, counts, carries, reinterpret_cast<int*>(base), run_count,
+        sh::tuning::spin_sleep_ns, eq, op);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  }
   if (Kind == runs_kind::scan || io.count_out) return -1;
   std::int64_t runs = 0;
   ctx.copy_to_host(&runs, run_count, sizeof(runs));

@@ -92,24 +92,26 @@ __device__ __forceinline__ tile_state<V> fold_own(const runs_io<K, V>& io, V* va
 
 // Phase 5's copy of the reduction's staged per-run outputs to their places: keys of the
 // tile's runs at [first_run, first_run + heads); values at [first_run - 1, ...), one more for
-// the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped. The
+// the last tile (the final run's fold); slots below 0 or at or past io.capacity skipped. By
+// the Shape::threads threads numbered `thread` (the block, or a squad of a pipelined one). The
 // bounds become tile-local int ranges once, so each run costs a load and a store, not a
 // 64-bit test (sm_90 SASS, the keys' 16-run loop body: ~6.6 -> ~2.5 instructions a run).
 template <class K, class V, class Storage, class Shape>
 __device__ __forceinline__ void store_runs(const runs_io<K, V>& io, const Storage& s,
-                                           std::int64_t first_run, int heads, bool last_tile) {
+                                           std::int64_t first_run, int heads, bool last_tile,
+                                           int thread) {
   const std::int64_t room = io.capacity - first_run;  // slots from first_run on below capacity
   if (io.keys_out && room > 0) {
     const int keys = room < heads ? int(room) : heads;
     K* out = io.keys_out + first_run;
-    for (int l = threadIdx.x; l < keys; l += Shape::threads) out[l] = s.keys[l];
+    for (int l = thread; l < keys; l += Shape::threads) out[l] = s.keys[l];
   }
   if (!io.values_out || room < 0) return;
   // Slot l holds run first_run - 1 + l: slot 0 of tile 0 (first_run 0) holds no run.
   const int slots = heads + (last_tile ? 1 : 0);
   const int end = room + 1 < slots ? int(room + 1) : slots;
   V* out = io.values_out + first_run;
-  for (int l = threadIdx.x + (first_run == 0 ? 1 : 0); l < end; l += Shape::threads)
+  for (int l = thread + (first_run == 0 ? 1 : 0); l < end; l += Shape::threads)
     out[l - 1] = s.values[l];
 }
 
@@ -183,19 +185,19 @@ __device__ __forceinline__ void stage_own_runs(const runs_io<K, V>& io, Storage&
 // Phase 5 of the reduction: a run's outputs are staged at its rank within the tile, which
 // may lie among the elements of an earlier thread that has not read them yet. So each thread
 // first reads its elements into registers (only now, not across the block scan and the
-// look-back), and stages after a barrier.
-template <class K, class V, class Op, class Storage, class Shape>
+// look-back), and stages after `barrier` (of the block, or of a pipelined block's squad).
+template <class K, class V, class Op, class Storage, class Shape, class Barrier>
 __device__ __forceinline__ void stage_runs(const runs_io<K, V>& io, Storage& s,
                                            std::int64_t base, int first, int count,
                                            std::uint32_t head_mask, const tile_state<V>& run,
-                                           const Op& op) {
+                                           const Op& op, Barrier barrier) {
   constexpr int I = Shape::items;
   K k[I];
   V v[I];
   const bool whole = first + I <= count;
   if (whole) read_own<true, K, V, Storage, Shape>(io, s, first, count, k, v);
   else read_own<false, K, V, Storage, Shape>(io, s, first, count, k, v);
-  __syncthreads();
+  barrier();
   const int rank = int(run.heads());  // rank in the tile of the thread's next head
   const bool holds_last = base + count == io.n && first < count && count <= first + I;
   if (whole)

@@ -93,11 +93,15 @@ __device__ __forceinline__ void squad_barrier(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-// Whether `kernel` (one instantiation) may be launched on ctx's device with `bytes` of dynamic
-// shared memory: its build is for sm_90 or later and the device gives a block that much. The
-// answer is kept per device and kernel; a refused size is an answer, not an error.
-template <class Kernel>
-bool pipelined_kernel_usable(const context& ctx, Kernel kernel, int bytes, const char* who) {
+// Whether `Kernel` may be launched on ctx's device with `bytes` of dynamic shared memory: its
+// build is for sm_90 or later and the device gives a block that much. The answer is kept per
+// device and kernel (the kernel is the template argument: keyed by its type, the scan by key
+// and the reduction by key, whose kernels share a signature, shared one answer, and the
+// second launched without its shared-memory attribute set: cudaErrorInvalidValue on the
+// H100); a refused size is an answer, not an error.
+template <auto Kernel>
+bool pipelined_kernel_usable(const context& ctx, int bytes, const char* who) {
+  const auto kernel = Kernel;
   constexpr int max_devices = 64;
   static std::atomic<signed char> usable[max_devices] = {};  // 0 unknown, 1 yes, -1 no
   const int device = ctx.device();

@@ -83,7 +83,8 @@ struct by_key_tuning {
   static constexpr int lookback_per_lane = 4;
   // Back-off (ns) between polls of a tile status that is not yet published.
   static constexpr unsigned spin_sleep_ns = 0;
-  // The pipelined scans by key (parprim/cuda/by_key_pipelined.cuh), with this tile shape:
+  // The pipelined scans and reductions by key (parprim/cuda/by_key_pipelined.cuh), with this
+  // tile shape:
   // persistent blocks of two squads of `threads` and two warps, pipelined_blocks_per_sm of
   // them per SM, each with as many tile stages (keys, values, and 12-20 bytes per thread) as
   // fit pipeline_shared_bytes, at most max_pipeline_stages; for inputs of at least
