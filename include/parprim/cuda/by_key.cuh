@@ -249,8 +249,8 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
   auto* run_count = io.count_out ? io.count_out : reinterpret_cast<std::int64_t*>(base + 8);
   // The pipelined kernel where it applies (the reduction counting only keeps this kernel,
   // whose blocks stop after the look-back).
-  const pipelined_args<K, V, Eq, Op> args{io,   num_tiles, carries, counts, reinterpret_cast<int*>(base),
-                                          run_count, eq, op};
+  const pipelined_args<K, V, Eq, Op> args{
+      io, num_tiles, carries, counts, reinterpret_cast<int*>(base), run_count, eq, op};
   const bool writes = Kind == runs_kind::scan || io.keys_out || io.values_out;
   if (!writes || !launch_pipelined<Kind, K, V, Eq, Op, sh>(ctx, args, who)) {
     runs_kernel<Kind, K, V, Eq, Op, sh><<<unsigned(num_tiles), sh::threads, 0, stream>>>(

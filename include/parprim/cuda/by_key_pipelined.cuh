@@ -286,13 +286,10 @@ bool launch_pipelined(const context& ctx, const pipelined_args<K, V, Eq, Op>& a,
     if (a.num_tiles < Shape::pipelined_min_tiles || !cuda_prim::aligned16(a.io.keys) ||
         !cuda_prim::aligned16(a.io.values))
       return false;
-    constexpr auto kernel = runs_pipelined_kernel<Kind, K, V, Eq, Op, Shape, stages>;
     constexpr int bytes = int(sizeof(pipelined_storage<K, V, Op, Shape, stages>));
-    if (!pipelined_kernel_usable<kernel>(ctx, bytes, who)) return false;
     const int blocks = std::min(ctx.multiprocessors() * Shape::pipelined_blocks_per_sm, a.num_tiles);
-    kernel<<<blocks, pipelined_threads<Shape>, bytes, stream_of(ctx)>>>(a);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-    return true;
+    return launch_if_usable<runs_pipelined_kernel<Kind, K, V, Eq, Op, Shape, stages>>(
+        ctx, blocks, pipelined_threads<Shape>, bytes, a, who);
   }
 }
 

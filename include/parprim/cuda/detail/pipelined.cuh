@@ -1,9 +1,10 @@
 // What the warp-specialized (pipelined) kernels share: the ring of shared-memory stages (each
 // with the mbarriers full, reduced, prefixed and freed, and the id of the tile it holds), the
-// load warp's loop, the named barrier of one squad of warps, and the host's check that a
-// kernel built for sm_90 can have its shared memory on a device. The kernels: the scan
-// (detail/scan_pipelined.cuh) and the scans by key (by_key_pipelined.cuh); their storages
-// have members full, reduced, prefixed, freed and tile_id, one per stage.
+// load warp's loop, the named barrier of one squad of warps, and the host's launch, which
+// checks that a kernel built for sm_90 can have its shared memory on a device. The kernels:
+// the scan (detail/scan_pipelined.cuh) and the scans and reductions by key
+// (by_key_pipelined.cuh); their storages have members full, reduced, prefixed, freed and
+// tile_id, one per stage.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -93,25 +94,26 @@ __device__ __forceinline__ void squad_barrier(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-// Whether `Kernel` may be launched on ctx's device with `bytes` of dynamic shared memory: its
-// build is for sm_90 or later and the device gives a block that much. The answer is kept per
-// device and kernel (the kernel is the template argument: keyed by its type, the scan by key
-// and the reduction by key, whose kernels share a signature, shared one answer, and the
-// second launched without its shared-memory attribute set: cudaErrorInvalidValue on the
-// H100); a refused size is an answer, not an error.
-template <auto Kernel>
-bool pipelined_kernel_usable(const context& ctx, int bytes, const char* who) {
-  const auto kernel = Kernel;
+// Launches `Kernel` (a pipelined kernel taking its arguments by value) with `blocks` blocks of
+// `threads` and `bytes` of dynamic shared memory, and returns true; or returns false without
+// launching when its build predates sm_90 or the device cannot give a block that much. The
+// answer is kept per device and kernel (the kernel is the template argument: keyed by its
+// type, the scan by key and the reduction by key, whose kernels share a signature, shared one
+// answer, and the second launched without its shared-memory attribute set:
+// cudaErrorInvalidValue on the H100); a refused size is an answer, not an error.
+template <auto Kernel, class Args>
+bool launch_if_usable(const context& ctx, int blocks, int threads, int bytes, const Args& args,
+                      const char* who) {
   constexpr int max_devices = 64;
   static std::atomic<signed char> usable[max_devices] = {};  // 0 unknown, 1 yes, -1 no
   const int device = ctx.device();
   signed char known = device < max_devices ? usable[device].load() : 0;
   if (known == 0) {
     cudaFuncAttributes attributes{};
-    PARPRIM_CUDA_CHECK(ctx.name(), who, cudaFuncGetAttributes(&attributes, kernel));
+    PARPRIM_CUDA_CHECK(ctx.name(), who, cudaFuncGetAttributes(&attributes, Kernel));
     known = -1;
     if (attributes.binaryVersion >= 90) {
-      if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) ==
+      if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) ==
           cudaSuccess)
         known = 1;
       else
@@ -119,7 +121,10 @@ bool pipelined_kernel_usable(const context& ctx, int bytes, const char* who) {
     }
     if (device < max_devices) usable[device].store(known);
   }
-  return known > 0;
+  if (known < 0) return false;
+  Kernel<<<blocks, threads, bytes, stream_of(ctx)>>>(args);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  return true;
 }
 
 }  // namespace parprim::cuda_kernels

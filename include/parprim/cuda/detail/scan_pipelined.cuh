@@ -231,13 +231,9 @@ __global__ void __launch_bounds__(pipelined_threads<Shape>, 1)
 template <class In, class T, class Map, class Op, class Shape, int Stages>
 bool launch_pipelined(const context& ctx, const pipelined_args<In, T, Map, Op>& a,
                       const char* who) {
-  constexpr auto kernel = scan_pipelined_kernel<In, T, Map, Op, Shape, Stages>;
   constexpr int bytes = int(sizeof(pipelined_storage<In, T, Op, Shape, Stages>));
-  if (!pipelined_kernel_usable<kernel>(ctx, bytes, who)) return false;
-  const int blocks = std::min(ctx.multiprocessors(), a.num_tiles);
-  kernel<<<blocks, pipelined_threads<Shape>, bytes, stream_of(ctx)>>>(a);
-  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  return true;
+  return launch_if_usable<scan_pipelined_kernel<In, T, Map, Op, Shape, Stages>>(
+      ctx, std::min(ctx.multiprocessors(), a.num_tiles), pipelined_threads<Shape>, bytes, a, who);
 }
 
 }  // namespace parprim::cuda_kernels

@@ -56,8 +56,7 @@ void count_heads(const runs_io<K, V>& io, Eq eq, std::int64_t begin, std::int64_
 }
 
 // Element i's value as the fold sees it: its value (a one for the lengths); an exclusive scan
-// folds init into each run head's value. Both candidates are computed and one is selected, so
-// the caller's loop has no branch on `head`.
+// folds init into each run head's value. Both candidates are computed and one is selected.
 template <runs_kind Kind, class K, class V, class Op>
 V value_at(const runs_io<K, V>& io, const Op& op, std::int64_t i, bool head) {
   if constexpr (Kind == runs_kind::lengths) {
@@ -70,11 +69,14 @@ V value_at(const runs_io<K, V>& io, const Op& op, std::int64_t i, bool head) {
   }
 }
 
-// Phase 1 of the folding kinds, [begin, end) into s with no branch per element: each element
-// is folded onto the running value and the result or the element itself kept by a select (the
-// operator costs a few cycles; a mispredicted branch on a head, one element in eight at
-// random for runs of mean length 8, some fifteen). Same operations in the same order as
-// fold_element, so the same bits.
+// Phase 1 of the folding kinds, [begin, end) into s: each element is folded onto the running
+// value and the result or the element itself kept by a select, not behind a branch on the
+// head (the operator costs a few cycles; a mispredicted branch, one element in eight at random
+// for runs of mean length 8, some fifteen). g++ 12 still compiles the select to a branch
+// (bench/results/2026-11-24-cpu2-by_key.md); the explicit loop measured faster than the same
+// loop shared with scan_block_tail through an output callback (reduce_by_key, runs of 1:
+// 14.0 -> 16.0 ms on 2 threads). Same operations in the same order as fold_element, so the
+// same bits.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t begin,
                 std::int64_t end, run_state<V>& s) {
@@ -100,7 +102,7 @@ void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_
 }
 
 // Phase 3 of the scans from element i on, once s holds the state before it (s.valid, no carry
-// left to combine in): one output per element, with no branch on `head` (as fold_block).
+// left to combine in): one output per element, the running value selected as in fold_block.
 template <bool Inclusive, class K, class V, class Eq, class Op>
 void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
                      std::int64_t end, run_state<V>& s) {
@@ -130,7 +132,6 @@ void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::i
 template <runs_kind Kind, bool Write, class K, class V, class Eq, class Op>
 void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
                run_state<V>& state, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
-  constexpr bool write = Write;
   if constexpr (!Write) {
     if constexpr (Kind == runs_kind::heads) return count_heads(io, eq, begin, end, state);
     else return fold_block<Kind>(io, eq, op, begin, end, state);
@@ -140,7 +141,7 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
   // load round trip per element (2^24 f32 in runs longer than a block, one thread: 19 -> 44 ms).
   run_state<V> s = state;
   const segmented_op<V, Op> combine{op};
-  bool continuing = folds_within_block<Kind, V> && write && carry.valid;
+  bool continuing = folds_within_block<Kind, V> && carry.valid;
   std::int64_t i = begin;
   for (; i < end; ++i) {
     if constexpr (Kind == runs_kind::scan) {
@@ -150,7 +151,7 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
     if constexpr (Kind == runs_kind::heads) {
       if (head) ++s.heads;
       s.valid = 1;
-      if (write && head) {
+      if (head) {
         if (io.keys_out && s.heads - 1 < io.capacity) io.keys_out[s.heads - 1] = io.keys[i];
         if (io.values) put_run(io, io.values_out, s.heads - 1, io.values[i]);
       }
@@ -160,10 +161,6 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
       if constexpr (Kind == runs_kind::lengths) x = V(1);
       else x = io.values[i];
       if (Kind == runs_kind::scan && head && !io.inclusive) x = op(io.init, x);
-      if (!write) {
-        fold_element(s, head, x, op);
-        continue;
-      }
       if (continuing && head) {
         s = combine(carry, s);
         continuing = false;
@@ -186,7 +183,7 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
     }
   }
   if (continuing) s = combine(carry, s);
-  if (folds_per_run<Kind> && write && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
+  if (folds_per_run<Kind> && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
   state = s;
 }
 
