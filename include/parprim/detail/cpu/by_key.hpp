@@ -69,40 +69,41 @@ V value_at(const runs_io<K, V>& io, const Op& op, std::int64_t i, bool head) {
   }
 }
 
-// Phase 1 of the folding kinds, [begin, end) into s: each element is folded onto the running
-// value and the result or the element itself kept by a select, not behind a branch on the
-// head (the operator costs a few cycles; a mispredicted branch, one element in eight at random
-// for runs of mean length 8, some fifteen). g++ 12 still compiles the select to a branch
-// (bench/results/2026-11-24-cpu2-by_key.md); the explicit loop measured faster than the same
-// loop shared with scan_block_tail through an output callback (reduce_by_key, runs of 1:
-// 14.0 -> 16.0 ms on 2 threads). Same operations in the same order as fold_element, so the
-// same bits.
+// Phase 1 of the folding kinds, [begin, end) into s (the identity): a block's state is its
+// head count and the fold from its last head on (of all its elements when it has none), so
+// the block is searched backward for its last head, the heads before it are counted without
+// a branch and only the elements from that head on are folded, in
+// fold_element's order: the same bits. The operator runs once per element of the block's last
+// run instead of once per element (the CUDA thread fold does the same, by_key_thread.cuh).
+// Folding every element and selecting on its head cost reduce_by_key in runs of 8 a
+// mispredicted branch per run here too: 2 threads, 2^24 u32/f32, runs of 1 / 8 / 512 went
+// 14.7 / 22.8 / 8.1 -> 11.9 / 13.0 / 5.8 ms (bench/results/2026-11-24-cpu2-by_key-phase1.md).
+// The head count is its own loop: calling count_heads here too slowed unique (which calls it
+// for its phase 1) from 3.5 to 5.1 ms in runs of 512, the same source compiled differently.
 template <runs_kind Kind, class K, class V, class Eq, class Op>
 void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t begin,
                 std::int64_t end, run_state<V>& s) {
-  std::int64_t i = begin;
-  if (i < end && !s.valid) {
-    const bool head = i == 0 || !eq(io.keys[i - 1], io.keys[i]);
-    s.value = value_at<Kind>(io, op, i, head);
-    s.heads += head ? 1 : 0;
-    s.valid = 1;
-    ++i;
-  }
-  V value = s.value;
-  std::int64_t heads = 0;
-  for (; i < end; ++i) {  // i >= 1: element 0 is handled above
-    const bool head = !eq(io.keys[i - 1], io.keys[i]);
-    const V x = value_at<Kind>(io, op, i, head);
-    const V folded = op(value, x);
-    value = head ? x : folded;
-    heads += head ? 1 : 0;
-  }
-  s.value = value;
+  if (begin >= end) return;
+  auto is_head = [&](std::int64_t i) { return i == 0 || !eq(io.keys[i - 1], io.keys[i]); };
+  std::int64_t last = end - 1;
+  while (last > begin && !is_head(last)) --last;
+  const bool head = is_head(last);  // false only for a block without heads (last == begin)
+  V value = value_at<Kind>(io, op, last, head);
+  for (std::int64_t i = last + 1; i < end; ++i) value = op(value, value_at<Kind>(io, op, i, false));
+  std::int64_t heads = (head ? 1 : 0) + (begin == 0 && last > 0 ? 1 : 0);
+  for (std::int64_t i = std::max<std::int64_t>(begin, 1); i < last; ++i)
+    heads += eq(io.keys[i - 1], io.keys[i]) ? 0 : 1;
   s.heads += heads;
+  s.value = value;
+  s.valid = 1;
 }
 
 // Phase 3 of the scans from element i on, once s holds the state before it (s.valid, no carry
-// left to combine in): one output per element, the running value selected as in fold_block.
+// left to combine in): one output per element. Each element is folded onto the running value
+// and the result or the element itself kept by a select, not behind a branch on the head (the
+// operator costs a few cycles; a mispredicted branch, one element in eight at random for runs
+// of mean length 8, some fifteen). g++ 12 still compiles the select to a branch
+// (bench/results/2026-11-24-cpu2-by_key.md).
 template <bool Inclusive, class K, class V, class Eq, class Op>
 void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
                      std::int64_t end, run_state<V>& s) {
