@@ -49,6 +49,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <type_traits>
 
@@ -91,10 +92,16 @@ struct shape {
                                                                      : 1;
   // The pipelined kernel's stages (by_key_pipelined.cuh): one holds the tile's keys and values
   // (a row of values padded by 16 bytes: the reduction stages one fold more than the tile
-  // has elements) and each thread's head mask and exclusive run state.
+  // has elements) and each thread's head mask and exclusive run state. The padded row is
+  // rounded up to whole 128-byte lines so every stage's bulk copy lands on one: rows of 3716
+  // f32 (16 bytes past the tile) put stages 1 and 2 off 128 and the scan by key of 2^28
+  // u32/f32 went from 1.197-1.209 to 1.223-1.228 ms on the H100; rounded to 3744, 1.201-1.203
+  // (bench/results/2026-11-24-h100-by_key-stage-rows.md).
   static constexpr int pipelined_blocks_per_sm = tuning::pipelined_blocks_per_sm;
   static constexpr int pipelined_min_tiles = tuning::pipelined_min_tiles;
-  static constexpr int value_row = tile + (sizeof(V) < 16 ? int(16 / sizeof(V)) : 1);
+  static constexpr int value_line = int(128 / std::gcd(std::size_t(128), sizeof(V)));
+  static constexpr int value_row =
+      (tile + (sizeof(V) < 16 ? int(16 / sizeof(V)) : 1) + value_line - 1) / value_line * value_line;
   static constexpr int stage_bytes = tile * int(sizeof(K)) + value_row * int(sizeof(V)) +
                                      threads * int(4 + sizeof(tile_state<V>));
   static constexpr int pipeline_stages =

@@ -57,8 +57,8 @@ struct pipelined_storage {
   using state = tile_state<V>;
   alignas(128) K keys[Stages][Shape::tile];
   // The tile's values, then its results (scans) or its runs' folds (reduce: one more for the
-  // last tile's final run); rows padded to 16 bytes, where each stage's bulk copy lands.
-  alignas(16) V values[Stages][Shape::value_row];
+  // last tile's final run); rows of whole 128-byte lines, where each stage's bulk copy lands.
+  alignas(128) V values[Stages][Shape::value_row];
   std::uint32_t head_mask[Stages][Shape::threads];
   state in_warp_exclusive[Stages][Shape::threads];
   typename cuda_prim::block_scan<state, tile_state_op<V, Op>, Shape::threads>::storage scan[Stages];
