@@ -119,6 +119,45 @@ TEST_P(ByKeyInto, MatchesOracle) {
   check_into<std::int64_t, double>(ctx, seed);
 }
 
+// The plain unique and unique_by_key into outputs of exactly the run count (spans over
+// poisoned buffers 16 longer), over several CPU blocks and CUDA tiles: the runs match and
+// nothing past the span is written.
+TEST_P(ByKeyInto, PlainFormsFillOutputsOfExactlyTheRuns) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  using K = std::uint32_t;
+  using V = float;
+  for (std::int64_t n : sizes(ctx)) {
+    for (std::int64_t mean_run : {1, 8, 512, 0}) {
+      const auto keys = make_keys<K>(n, mean_run, seed ^ std::uint64_t(n * 37 + mean_run));
+      const auto values = make_values<V>(n, seed + std::uint64_t(n));
+      const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
+      const auto k = buffer<K>::from_host(ctx, keys);
+      const auto v = buffer<V>::from_host(ctx, values);
+      const auto want = reference::run_length_encode(keys);
+      const std::int64_t runs = std::int64_t(want.keys.size());
+      const auto heads = reference::run_heads(keys);
+      std::vector<V> firsts;
+      for (std::int64_t i = 0; i < n; ++i)
+        if (heads[std::size_t(i)]) firsts.push_back(values[std::size_t(i)]);
+      buffer<K> ko(ctx, runs + 16);
+      buffer<V> vo(ctx, runs + 16);
+      ko.fill_bytes(poison_byte);
+      ASSERT_EQ(unique<K>(ctx, k, span<K>(ko.data(), runs)), runs) << where << " unique";
+      expect_runs(ko, want.keys, where + " unique");
+      ko.fill_bytes(poison_byte);
+      vo.fill_bytes(poison_byte);
+      ASSERT_EQ((unique_by_key<K, V>(ctx, k, v, span<K>(ko.data(), runs), span<V>(vo.data(), runs))),
+                runs)
+          << where << " unique_by_key";
+      expect_runs(ko, want.keys, where + " unique_by_key keys");
+      expect_runs(vo, firsts, where + " unique_by_key values");
+    }
+  }
+}
+
 // Three NaNs are three runs; -0.0 and +0.0 one (its first key's bits kept).
 TEST_P(ByKeyInto, NanKeysAreRunsOfTheirOwn) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
