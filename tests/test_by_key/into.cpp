@@ -45,6 +45,16 @@ std::int64_t count_of(const buffer<std::int64_t>& count, const std::string& wher
   return c[0];
 }
 
+// The value at each run's first element (what unique_by_key keeps).
+template <class K, class V>
+std::vector<V> run_firsts(const std::vector<K>& keys, const std::vector<V>& values) {
+  const auto heads = reference::run_heads(keys);
+  std::vector<V> firsts;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (heads[i]) firsts.push_back(values[i]);
+  return firsts;
+}
+
 template <class K, class V>
 void check_into(const context& ctx, std::uint64_t seed) {
   workspace ws(ctx);
@@ -86,12 +96,8 @@ void check_into(const context& ctx, std::uint64_t seed) {
       poison();
       unique_by_key_into<K, V>(ctx, k, v, ko, vo, count);
       ASSERT_EQ(count_of(count, where), runs) << where << " unique_by_key_into";
-      const auto heads = reference::run_heads(keys);
-      std::vector<V> firsts;
-      for (std::int64_t i = 0; i < n; ++i)
-        if (heads[std::size_t(i)]) firsts.push_back(values[std::size_t(i)]);
       expect_runs(ko, rle.keys, where + " unique_by_key_into keys");
-      expect_runs(vo, firsts, where + " unique_by_key_into values");
+      expect_runs(vo, run_firsts(keys, values), where + " unique_by_key_into values");
 
       poison();
       unique_count_into<K>(ctx, k, count, &ws);
@@ -138,10 +144,6 @@ TEST_P(ByKeyInto, PlainFormsFillOutputsOfExactlyTheRuns) {
       const auto v = buffer<V>::from_host(ctx, values);
       const auto want = reference::run_length_encode(keys);
       const std::int64_t runs = std::int64_t(want.keys.size());
-      const auto heads = reference::run_heads(keys);
-      std::vector<V> firsts;
-      for (std::int64_t i = 0; i < n; ++i)
-        if (heads[std::size_t(i)]) firsts.push_back(values[std::size_t(i)]);
       buffer<K> ko(ctx, runs + 16);
       buffer<V> vo(ctx, runs + 16);
       ko.fill_bytes(poison_byte);
@@ -153,7 +155,7 @@ TEST_P(ByKeyInto, PlainFormsFillOutputsOfExactlyTheRuns) {
                 runs)
           << where << " unique_by_key";
       expect_runs(ko, want.keys, where + " unique_by_key keys");
-      expect_runs(vo, firsts, where + " unique_by_key values");
+      expect_runs(vo, run_firsts(keys, values), where + " unique_by_key values");
     }
   }
 }

@@ -101,7 +101,7 @@ struct shape {
   static constexpr int pipelined_min_tiles = tuning::pipelined_min_tiles;
   static constexpr int value_line = int(128 / std::gcd(std::size_t(128), sizeof(V)));
   static constexpr int value_row =
-      (tile + (sizeof(V) < 16 ? int(16 / sizeof(V)) : 1) + value_line - 1) / value_line * value_line;
+      int(ceil_div(tile + (sizeof(V) < 16 ? int(16 / sizeof(V)) : 1), value_line) * value_line);
   static constexpr int stage_bytes = tile * int(sizeof(K)) + value_row * int(sizeof(V)) +
                                      threads * int(4 + sizeof(tile_state<V>));
   static constexpr int pipeline_stages =
