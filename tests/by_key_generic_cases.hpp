@@ -45,12 +45,14 @@ inline bool operator==(const group_key& x, const group_key& y) {
   return x.group == y.group && x.tag == y.tag;
 }
 
-// Sizes around the CUDA tiles for 8-byte elements (256 x 9 = 2304; unique's 256 x 16 = 4096)
-// and past the look-back's window of 128 tiles. Mean runs (every_case): 1, 8, 512, 5000 (2-3 such tiles, so carries
-// chain through tiles without a head) and 0 (one run of everything).
+// Sizes around the CUDA tiles for 8-byte elements (scans 256 x 9 = 2304, reductions
+// 128 x 17 = 2176; unique's 256 x 16 = 4096) and past the look-back's window of 128 tiles.
+// Mean runs (every_case): 1, 8, 512, 5000 (2-3 such tiles, so carries chain through tiles
+// without a head) and 0 (one run of everything).
 inline std::vector<std::int64_t> sizes() {
   std::vector<std::int64_t> out;
-  for (std::int64_t n : {0, 1, 2, 2303, 2304, 2305, 4095, 4096, 4097, 4609, 65537, 300'007})
+  for (std::int64_t n :
+       {0, 1, 2, 2175, 2176, 2177, 2303, 2304, 2305, 4095, 4096, 4097, 4353, 4609, 65537, 300'007})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
 }

@@ -17,10 +17,12 @@
 
 namespace parprim::by_key_inputs {
 
-// Elements per tile of the CUDA by-key kernel, by the larger of the key and value sizes.
-template <int Bytes>
+// Elements per tile of the CUDA by-key kernels, by the larger of the key and value sizes: the
+// scans' (and the default) and the reductions'.
+template <int Bytes, bool Reduction = false>
 constexpr std::int64_t cuda_tile =
-    std::int64_t(cuda_tuning::by_key_tuning<Bytes>::threads) * cuda_tuning::by_key_tuning<Bytes>::items;
+    std::int64_t(cuda_tuning::by_key_tuning<Bytes, Reduction>::threads) *
+    cuda_tuning::by_key_tuning<Bytes, Reduction>::items;
 
 // The mean_run of keys whose neighbours never compare equal: every run has length 1.
 inline constexpr std::int64_t distinct_neighbours = -1;
@@ -69,14 +71,15 @@ inline std::vector<V> make_values(std::int64_t n, std::uint64_t seed) {
 inline std::vector<std::int64_t> sizes(const context& ctx) {
   std::vector<std::int64_t> out;
   // Around one and two CUDA tiles of 4-byte keys and values (cuda_tile<4>) and of 8-byte ones
-  // (cuda_tile<8>); unique's: 8192 4-byte keys, 4096 8-byte ones; 65536 = one CPU block
+  // (cuda_tile<8>; the reductions' cuda_tile<8, true>); unique's: 8192 4-byte keys, 4096
+  // 8-byte ones; 65536 = one CPU block
   // (300'007: several). On CUDA, 600'011 is past the look-back's window of 128 tiles of
   // cuda_tile<4> (and unique's of 64 tiles of 8192; the CPU has no such window: CI time saved).
-  constexpr std::int64_t t4 = cuda_tile<4>, t8 = cuda_tile<8>;
+  constexpr std::int64_t t4 = cuda_tile<4>, t8 = cuda_tile<8>, r8 = cuda_tile<8, true>;
   static_assert(128 * t4 < 600'011, "600'011 is past the look-back window");
   for (std::int64_t n : std::initializer_list<std::int64_t>{
-           0, 1, 2, 33, 257, t8 - 1, t8, t8 + 1, t4 - 1, t4, t4 + 1, 4095, 4096, 4097, 2 * t8 + 1,
-           2 * t4 + 1, 8191, 8192, 8193, 65535, 65537, 300'007})
+           0, 1, 2, 33, 257, r8 - 1, r8, r8 + 1, t8 - 1, t8, t8 + 1, t4 - 1, t4, t4 + 1, 4095, 4096,
+           4097, 2 * r8 + 1, 2 * t8 + 1, 2 * t4 + 1, 8191, 8192, 8193, 65535, 65537, 300'007})
     if (n <= testing::max_test_size()) out.push_back(n);
   if (ctx.kind() == backend::cuda && 600'011 <= testing::max_test_size()) out.push_back(600'011);
   return out;

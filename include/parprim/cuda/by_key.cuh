@@ -71,10 +71,10 @@ namespace parprim::cuda_kernels::by_key {
 using parprim::detail::runs_io;
 using parprim::detail::runs_kind;
 
-template <class K, class V>
+template <class K, class V, runs_kind Kind>
 struct shape {
   static constexpr int bytes = int(sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V));
-  using tuning = cuda_tuning::by_key_tuning<bytes>;
+  using tuning = cuda_tuning::by_key_tuning<bytes, Kind == runs_kind::reduce>;
   static constexpr int threads = tuning::threads;
   static constexpr int items = tuning::items;
   static constexpr int tile = threads * items;
@@ -230,7 +230,7 @@ std::int64_t fold_runs(const context& ctx, const runs_io<K, V>& io, Eq eq, Op op
   static_assert(sizeof(K) <= 64 && sizeof(V) <= 64,
                 "parprim by-key on CUDA: keys and values of at most 64 bytes (the tile is "
                 "staged in shared memory)");
-  using sh = shape<K, V>;
+  using sh = shape<K, V, Kind>;
   using count_status_t = cuda_prim::tile_count_status;
   using carry_status_t = cuda_prim::tile_status<run_carry<V>>;
   const std::int64_t tiles = ceil_div(io.n, sh::tile);

@@ -6,8 +6,19 @@
 
 namespace parprim::cuda_tuning {
 
-template <int Bytes>
+// Reduction: the shape of reduce_by_key's kernels, which may differ from the scans' (only
+// the two kernels of one kind, pipelined and one block per tile, must fold alike).
+template <int Bytes, bool Reduction = false>
 struct by_key_tuning {
+  // Reductions of 5-8 byte elements take 128 x 17 tiles where the scans keep 256 x 9. On the
+  // H100 (2^27 u64/f64, u32/f64, u64/f32 pairs, runs of 8 / 512, one probe program built
+  // from each shape, CUB on the same buffers;
+  // bench/results/2026-11-24-h100-by_key-8byte-reduce-tiles.md) 128 x 17 made the pipelined
+  // reductions 13-25% faster (0.86-1.02x -> 1.15-1.25x CUB) and the one-block ones 2-17%;
+  // 128 x 15 at 6 blocks gained less and slowed the one-block reductions of u64/f64 by 11%.
+  // The scans lost up to 9% with 128-thread tiles (experiments file, 2026-11-24) and keep
+  // theirs.
+  static constexpr bool narrow_reduction = Reduction && Bytes > 4 && Bytes <= 8;
   // 4-byte keys and values: blocks of 128 threads x 29 elements, 7 per SM. The kernel's time
   // goes with the tile bytes an SM holds in flight, not with its threads: each block works
   // one tile through a serial chain (claim, load, scan, look-back, store), and only the
@@ -25,7 +36,7 @@ struct by_key_tuning {
   //   128 x 29 @7 (now)             1.00 / 1.06 / 1.13x         0.96 / 0.96 / 0.95x
   // (128 x 31 does not fit 7 blocks: 233 KiB.) Larger keys or values keep 256 threads: their
   // shapes were not measured again.
-  static constexpr int threads = Bytes <= 4 ? 128 : 256;
+  static constexpr int threads = Bytes <= 4 || narrow_reduction ? 128 : 256;
   // Consecutive elements per thread, read from shared memory. Odd, so the 32 threads of a
   // warp reading their j-th element hit 32 different banks (4-byte elements) or 16 different
   // bank pairs per half-warp (8-byte elements). At most 32: a thread's head flags are one
@@ -36,7 +47,11 @@ struct by_key_tuning {
   // third more tiles). The tile shape also fixes the float fold order (thread chunks, then
   // the warp and block scans). The register and shared-memory tables below were taken with
   // 256 x 15 tiles of 4-byte elements; the counts of 128 x 29 follow them.
-  static constexpr int items = Bytes <= 4 ? 29 : Bytes <= 8 ? 9 : Bytes <= 16 ? 5 : 1;
+  static constexpr int items = Bytes <= 4           ? 29
+                               : narrow_reduction ? 17
+                               : Bytes <= 8       ? 9
+                               : Bytes <= 16      ? 5
+                                                  : 1;
   // Resident blocks per SM the compiler must allow (__launch_bounds__): registers per thread
   // are capped at 65536 / (threads * min_blocks_per_sm), 64 for 4 blocks of 256. No thread
   // keeps its elements in registers across the block scan and the look-back (only a 32-bit
@@ -74,7 +89,8 @@ struct by_key_tuning {
   // memory (7 blocks: 223 KiB with the 1 KiB each block reserves, of 228); u8 head flags with
   // 4-byte values (the segmented scans) 64, 19,696 B; 0 spill bytes and 0 stack in all.
   // 4-byte elements: 7 blocks of 128 threads (73 registers at most; the shape table above).
-  static constexpr int min_blocks_per_sm = Bytes <= 4 ? 7 : 4;
+  // Narrow reductions: 5 blocks of 128 x 17 (37 KiB of static shared memory each).
+  static constexpr int min_blocks_per_sm = Bytes <= 4 ? 7 : narrow_reduction ? 5 : 4;
   // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
   // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
   // 22 ns per tile on the H100. Used for carries of at most 8 bytes (values of at most 4
@@ -92,9 +108,14 @@ struct by_key_tuning {
   // 16-byte boundaries. 4-byte elements: 2 blocks of 4 + 4 + 2 warps (3 stages of u32 keys and
   // f32 values, 5 of u8 head flags); 8-byte ones: 1 block of 8 + 8 + 2 warps (4-6 stages).
   // 0 bytes turn it off (larger elements). On the H100 (experiments file, 2026-11-24) 3 blocks
-  // of 66 KiB for 4-byte elements lost 1.5-2%, 2 blocks of 100 KiB for 8-byte ones 3-6%.
-  static constexpr int pipelined_blocks_per_sm = Bytes <= 4 ? 2 : 1;
-  static constexpr int pipeline_shared_bytes = Bytes <= 4 ? 100 * 1024 : Bytes <= 8 ? 200 * 1024 : 0;
+  // of 66 KiB for 4-byte elements lost 1.5-2%, 2 blocks of 100 KiB for 8-byte scans 3-6%.
+  // Narrow reductions: 2 blocks of 110 KiB, 3 stages of u64/f64 (37,504 B each; 100 KiB
+  // held 2, which lost to 256 x 9 by 4%), 3 of u32/f64, 4 of u64/f32.
+  static constexpr int pipelined_blocks_per_sm = Bytes <= 4 || narrow_reduction ? 2 : 1;
+  static constexpr int pipeline_shared_bytes = Bytes <= 4           ? 100 * 1024
+                                               : narrow_reduction ? 110 * 1024
+                                               : Bytes <= 8       ? 200 * 1024
+                                                                  : 0;
   static constexpr int max_pipeline_stages = 6;
   static constexpr int pipelined_min_tiles = 128;
 };
