@@ -96,9 +96,12 @@ gpu_tests_of() {
 # The pipelined kernels (the scan's and the scans by key) start at 128 tiles, past the caps
 # below: these jobs run the tests that reach them with their own cap (a fourth field), about
 # 130-160 tiles, so every tool sees the warp-specialized blocks. The pipelined reductions of
-# every pair shape (AlignedAndMisaligned...) took racecheck 55 s and synccheck 6 s on the H100.
+# every pair shape (AlignedAndMisaligned...) took racecheck 55 s and synccheck 6 s on the H100;
+# SixteenByteValues reaches the pipelined kernels of 16-byte values at its largest size
+# (racecheck 29 s).
 pipelined_jobs() {
   echo "$1 test_scan ScanCuda.LargeScan* 1100000"
+  echo "$1 test_by_key_generic_cuda ByKeyGenericCuda.SixteenByteValues 1408017"
   echo "$1 test_by_key ByKeyPipelined.SegmentedScansByFlagsGiveTheSameBits 500000"
   echo "$1 test_by_key All/ByKey.FloatFoldsAreReproducible/cuda 600011"
   if [ "$1" = memcheck ]; then

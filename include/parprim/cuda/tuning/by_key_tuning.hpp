@@ -10,15 +10,18 @@ namespace parprim::cuda_tuning {
 // the two kernels of one kind, pipelined and one block per tile, must fold alike).
 template <int Bytes, bool Reduction = false>
 struct by_key_tuning {
-  // Reductions of 5-8 byte elements take 128 x 17 tiles where the scans keep 256 x 9. On the
-  // H100 (2^27 u64/f64, u32/f64, u64/f32 pairs, runs of 8 / 512, one probe program built
-  // from each shape, CUB on the same buffers;
-  // bench/results/2026-11-24-h100-by_key-8byte-reduce-tiles.md) 128 x 17 made the pipelined
-  // reductions 13-25% faster (0.86-1.02x -> 1.15-1.25x CUB) and the one-block ones 2-17%;
-  // 128 x 15 at 6 blocks gained less and slowed the one-block reductions of u64/f64 by 11%.
-  // The scans lost up to 9% with 128-thread tiles (experiments file, 2026-11-24) and keep
-  // theirs.
-  static constexpr bool narrow_reduction = Reduction && Bytes > 4 && Bytes <= 8;
+  // Reductions of 5-16 byte elements take 128-thread tiles (128 x 17 up to 8 bytes, 128 x 9
+  // up to 16) where the scans keep 256 x 9 and 256 x 5. On the H100 (2^27 u64/f64, u32/f64,
+  // u64/f32 pairs, runs of 8 / 512, one probe program built from each shape, CUB on the same
+  // buffers; bench/results/2026-11-24-h100-by_key-8byte-reduce-tiles.md) 128 x 17 made the
+  // pipelined reductions 13-25% faster (0.86-1.02x -> 1.15-1.25x CUB) and the one-block ones
+  // 2-17%; 128 x 15 at 6 blocks gained less and slowed the one-block reductions of u64/f64 by
+  // 11%. The scans lost up to 9% with 128-thread tiles (experiments file, 2026-11-24) and
+  // keep theirs. 16-byte values (2^26 u32 and u64 keys, {double, double} sums;
+  // bench/results/2026-11-24-h100-by_key-16byte.md): 128 x 9 pipelined reductions 17-19%
+  // faster than 256 x 5 (one block per tile), 0-10% when misaligned; 256 x 5 pipelined
+  // ones 12-24% slower.
+  static constexpr bool narrow_reduction = Reduction && Bytes > 4 && Bytes <= 16;
   // 4-byte keys and values: blocks of 128 threads x 29 elements, 7 per SM. The kernel's time
   // goes with the tile bytes an SM holds in flight, not with its threads: each block works
   // one tile through a serial chain (claim, load, scan, look-back, store), and only the
@@ -48,7 +51,7 @@ struct by_key_tuning {
   // the warp and block scans). The register and shared-memory tables below were taken with
   // 256 x 15 tiles of 4-byte elements; the counts of 128 x 29 follow them.
   static constexpr int items = Bytes <= 4           ? 29
-                               : narrow_reduction ? 17
+                               : narrow_reduction ? (Bytes <= 8 ? 17 : 9)
                                : Bytes <= 8       ? 9
                                : Bytes <= 16      ? 5
                                                   : 1;
@@ -89,7 +92,8 @@ struct by_key_tuning {
   // memory (7 blocks: 223 KiB with the 1 KiB each block reserves, of 228); u8 head flags with
   // 4-byte values (the segmented scans) 64, 19,696 B; 0 spill bytes and 0 stack in all.
   // 4-byte elements: 7 blocks of 128 threads (73 registers at most; the shape table above).
-  // Narrow reductions: 5 blocks of 128 x 17 (37 KiB of static shared memory each).
+  // Narrow reductions: 5 blocks of 128 x 17 (37 KiB of static shared memory each for
+  // u64/f64) or 128 x 9 (28 KiB for u64 keys and 16-byte values).
   static constexpr int min_blocks_per_sm = Bytes <= 4 ? 7 : narrow_reduction ? 5 : 4;
   // Tiles each lane of a look-back warp polls per round (a window of 32 x this many), as for
   // the scan's 4-byte tiles (scan_tuning.hpp): a window of 32 limited the scan to about
@@ -102,7 +106,7 @@ struct by_key_tuning {
   // The pipelined scans and reductions by key (parprim/cuda/by_key_pipelined.cuh), with this
   // tile shape:
   // persistent blocks of two squads of `threads` and two warps, pipelined_blocks_per_sm of
-  // them per SM, each with as many tile stages (keys, values, and 12-20 bytes per thread) as
+  // them per SM, each with as many tile stages (keys, values, and 12-28 bytes per thread) as
   // fit pipeline_shared_bytes, at most max_pipeline_stages; for inputs of at least
   // pipelined_min_tiles tiles (the pipelined scan's threshold) whose keys and values start on
   // 16-byte boundaries. 4-byte elements: 2 blocks of 4 + 4 + 2 warps (3 stages of u32 keys and
@@ -110,11 +114,13 @@ struct by_key_tuning {
   // 0 bytes turn it off (larger elements). On the H100 (experiments file, 2026-11-24) 3 blocks
   // of 66 KiB for 4-byte elements lost 1.5-2%, 2 blocks of 100 KiB for 8-byte scans 3-6%.
   // Narrow reductions: 2 blocks of 110 KiB, 3 stages of u64/f64 (37,504 B each; 100 KiB
-  // held 2, which lost to 256 x 9 by 4%), 3 of u32/f64, 4 of u64/f32.
+  // held 2, which lost to 256 x 9 by 4%), 3 of u32/f64, 4 of u64/f32; 3 of u64 keys with
+  // 16-byte values, 4 of u32 keys. Scans of 9-16 byte elements: 1 block of 200 KiB, 5-6
+  // stages of 256 x 5 (16-byte values): 15-18% faster than one block per tile.
   static constexpr int pipelined_blocks_per_sm = Bytes <= 4 || narrow_reduction ? 2 : 1;
   static constexpr int pipeline_shared_bytes = Bytes <= 4           ? 100 * 1024
                                                : narrow_reduction ? 110 * 1024
-                                               : Bytes <= 8       ? 200 * 1024
+                                               : Bytes <= 16      ? 200 * 1024
                                                                   : 0;
   static constexpr int max_pipeline_stages = 6;
   static constexpr int pipelined_min_tiles = 128;
