@@ -37,8 +37,8 @@ struct by_key_tuning {
   //   128 x 25 @8                   0.98 / 1.03 / 1.10x         0.94 / 0.94 / 0.93x
   //   128 x 31 @6                   0.97 / 0.99 / 1.06x         0.95 / 0.94 / 0.94x
   //   128 x 29 @7 (now)             1.00 / 1.06 / 1.13x         0.96 / 0.96 / 0.95x
-  // (128 x 31 does not fit 7 blocks: 233 KiB.) Larger keys or values keep 256 threads: their
-  // shapes were not measured again.
+  // (128 x 31 does not fit 7 blocks: 233 KiB.) Larger keys or values keep 256 threads in the
+  // scans; their reductions take the narrow shapes above.
   static constexpr int threads = Bytes <= 4 || narrow_reduction ? 128 : 256;
   // Consecutive elements per thread, read from shared memory. Odd, so the 32 threads of a
   // warp reading their j-th element hit 32 different banks (4-byte elements) or 16 different
