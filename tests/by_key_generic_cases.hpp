@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "by_key_inputs.hpp"
 #include "parprim/parprim.hpp"
 #include "support/test_support.hpp"
 
@@ -45,14 +47,16 @@ inline bool operator==(const group_key& x, const group_key& y) {
   return x.group == y.group && x.tag == y.tag;
 }
 
-// Sizes around the CUDA tiles for 8-byte elements (scans 256 x 9 = 2304, reductions
+// Sizes around one and two CUDA tiles for 8-byte elements (scans 256 x 9 = 2304, reductions
 // 128 x 17 = 2176; unique's 256 x 16 = 4096) and past the look-back's window of 128 tiles.
 // Mean runs (every_case): 1, 8, 512, 5000 (2-3 such tiles, so carries chain through tiles
 // without a head) and 0 (one run of everything).
 inline std::vector<std::int64_t> sizes() {
+  constexpr std::int64_t t8 = by_key_inputs::cuda_tile<8>, r8 = by_key_inputs::cuda_tile<8, true>;
   std::vector<std::int64_t> out;
-  for (std::int64_t n :
-       {0, 1, 2, 2175, 2176, 2177, 2303, 2304, 2305, 4095, 4096, 4097, 4353, 4609, 65537, 300'007})
+  for (std::int64_t n : std::initializer_list<std::int64_t>{0, 1, 2, r8 - 1, r8, r8 + 1, t8 - 1, t8,
+                                                            t8 + 1, 4095, 4096, 4097, 2 * r8 + 1,
+                                                            2 * t8 + 1, 65537, 300'007})
     if (n <= testing::max_test_size()) out.push_back(n);
   return out;
 }

@@ -24,6 +24,20 @@ constexpr std::int64_t cuda_tile =
     std::int64_t(cuda_tuning::by_key_tuning<Bytes, Reduction>::threads) *
     cuda_tuning::by_key_tuning<Bytes, Reduction>::items;
 
+// The same elements twice on the device: at the start of a buffer (aligned) and one element
+// into another (misaligned).
+template <class T>
+struct twin {
+  buffer<T> aligned, shifted;
+  twin(const context& ctx, const std::vector<T>& host)
+      : aligned(buffer<T>::from_host(ctx, host)), shifted(ctx, std::int64_t(host.size()) + 1) {
+    ctx.copy_from_host(shifted.data() + 1, host.data(), host.size() * sizeof(T));
+  }
+  span<const T> at(bool off) const {
+    return span<const T>(off ? shifted.data() + 1 : aligned.data(), aligned.size());
+  }
+};
+
 // The mean_run of keys whose neighbours never compare equal: every run has length 1.
 inline constexpr std::int64_t distinct_neighbours = -1;
 

@@ -68,20 +68,21 @@ void check_mat2_runs(const context& ctx, std::int64_t n, std::int64_t mean_run, 
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const bool head = i == 0 || keys[i - 1] != keys[i];
     want_exclusive[i] = head ? init : mat_mul{}(want_exclusive[i - 1], values[i - 1]);
-    if (head) want_keys.push_back(keys[i]);
-    if (head) want_folds.push_back(values[i]);
-    else want_folds.back() = mat_mul{}(want_folds.back(), values[i]);
+    if (head) {
+      want_keys.push_back(keys[i]);
+      want_folds.push_back(values[i]);
+    } else {
+      want_folds.back() = mat_mul{}(want_folds.back(), values[i]);
+    }
     want_inclusive[i] = want_folds.back();
   }
-  for (int off : {0, 1}) {
+  const by_key_inputs::twin<std::uint32_t> k(ctx, keys);
+  const by_key_inputs::twin<mat2> v(ctx, values);
+  for (bool off : {false, true}) {
     const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run) +
-                              " offset=" + std::to_string(off);
-    buffer<std::uint32_t> k(ctx, n + 1);
-    buffer<mat2> v(ctx, n + 1);
-    if (n > 0) ctx.copy_from_host(k.data() + off, keys.data(), keys.size() * sizeof(std::uint32_t));
-    if (n > 0) ctx.copy_from_host(v.data() + off, values.data(), values.size() * sizeof(mat2));
-    const span<const std::uint32_t> ks(k.data() + off, n);
-    const span<const mat2> vs(v.data() + off, n);
+                              " offset=" + std::to_string(int(off));
+    const span<const std::uint32_t> ks = k.at(off);
+    const span<const mat2> vs = v.at(off);
     buffer<std::uint32_t> keys_out(ctx, n);
     buffer<mat2> folds(ctx, n), inclusive(ctx, n), exclusive(ctx, n);
     for (auto* b : {&folds, &inclusive, &exclusive}) b->fill_bytes(0xA5);

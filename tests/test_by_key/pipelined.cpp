@@ -19,20 +19,6 @@ using namespace by_key_inputs;
 using testing::fresh_seed;
 using testing::same_bits;
 
-// The same elements twice on the device: at the start of a buffer (aligned) and one element
-// into another (misaligned).
-template <class T>
-struct twin {
-  buffer<T> aligned, shifted;
-  twin(const context& ctx, const std::vector<T>& host)
-      : aligned(buffer<T>::from_host(ctx, host)), shifted(ctx, std::int64_t(host.size()) + 1) {
-    ctx.copy_from_host(shifted.data() + 1, host.data(), host.size() * sizeof(T));
-  }
-  span<const T> at(bool off) const {
-    return span<const T>(off ? shifted.data() + 1 : aligned.data(), aligned.size());
-  }
-};
-
 template <class V>
 std::vector<V> random_floats(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 g(seed);
