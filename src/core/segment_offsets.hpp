@@ -74,20 +74,32 @@ class offsets_check {
   // longest segment are taken in block order. One thread's pass over the offsets cost more
   // than the segmented scan it guarded in segments of 1 (2^22 + 1 offsets, 32 MB: the scan
   // took 11.3 ms on 2 threads with it, against 3.1-4.3 ms for the sequential scan alone).
+  // With an early exit at the first bad entry the loop stayed scalar: in a segmented_reduce of
+  // 2^24 f32 in segments of 1 on 2 threads the check took about 5.8 ms (perf: 28% of 20.5 ms),
+  // vectorized about 3.8 ms (23% of 16 ms), near the read of 128 MiB.
   void check_on_cpu(const std::int64_t* o, std::int64_t segments) {
     constexpr std::int64_t block = 1 << 16;
     const std::int64_t blocks = cpu::block_count(segments + 1, block);
     std::vector<std::int64_t> bad(static_cast<std::size_t>(blocks), -1), longest(bad.size(), 0);
     auto check_block = [&](std::int64_t b, std::int64_t begin, std::int64_t end) {
+      // A pass without an early exit, which the compiler vectorizes; only a block with a bad
+      // entry is walked again for the first one.
+      const std::int64_t paired = std::min(end, segments);  // entries with a successor
       std::int64_t most = 0;
-      for (std::int64_t s = begin; s < end; ++s) {
+      bool any_bad = false;
+      for (std::int64_t s = begin; s < paired; ++s) {
+        const std::int64_t length = o[s + 1] - o[s];
+        any_bad |= (o[s] < 0) | (o[s] > n_) | (length < 0);
+        most = std::max(most, length);
+      }
+      if (end > segments) any_bad |= (o[segments] < 0) | (o[segments] > n_);
+      longest[static_cast<std::size_t>(b)] = most;
+      if (!any_bad) return;
+      for (std::int64_t s = begin; s < end; ++s)
         if (o[s] < 0 || o[s] > n_ || (s < segments && o[s + 1] < o[s])) {
           bad[static_cast<std::size_t>(b)] = s;
           break;
         }
-        if (s < segments) most = std::max(most, o[s + 1] - o[s]);
-      }
-      longest[static_cast<std::size_t>(b)] = most;
     };
     cpu::blocked_for(c_.ctx(), segments + 1, block, check_block);
     for (std::size_t b = 0; b < bad.size() && bad_ < 0; ++b) {

@@ -18,114 +18,10 @@
 
 #include "parprim/context.hpp"
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/cpu/segment_runs.hpp"
 #include "parprim/detail/segmented.hpp"
 
 namespace parprim::detail::cpu::segments {
-
-inline constexpr std::int64_t block_elements = 1 << 16;
-
-template <class V>
-struct state {
-  V value{};                // fold since the last head (or since the start of the block)
-  std::int64_t heads = 0;   // heads seen
-  std::int64_t tag = 0;     // tag of the last head
-  bool valid = false;       // false: no element yet (the identity)
-};
-
-// The segmented operator: a later head restarts the fold.
-template <class V, class Op>
-state<V> combine(const state<V>& a, const state<V>& b, Op op) {
-  if (!b.valid) return a;
-  if (!a.valid) return b;
-  state<V> r;
-  r.valid = true;
-  r.heads = a.heads + b.heads;
-  if (b.heads > 0) {
-    r.value = b.value;
-    r.tag = b.tag;
-  } else {
-    r.value = op(a.value, b.value);
-    r.tag = a.tag;
-  }
-  return r;
-}
-
-// Finds the heads of a block in order, a stretch at a time.
-template <class V>
-class head_finder {
- public:
-  head_finder(const segments_job<V>& job, std::int64_t begin) : job_(job) {
-    if (job.offsets) {
-      const std::int64_t* o = job.offsets;
-      segment_ = std::lower_bound(o, o + job.segments + 1, o[0] + begin) - o;
-    }
-  }
-  // The first head in [i, end) (end if none) and its tag: the head's position with flags, its
-  // segment with offsets. With `write_empty`, empty segments passed on the way get init in
-  // reduced_out.
-  std::int64_t next(std::int64_t i, std::int64_t end, std::int64_t& tag, bool write_empty) {
-    if (!job_.offsets) {
-      for (; i < end; ++i)
-        if (i == 0 || job_.flags[i] != 0) {
-          tag = i;
-          return i;
-        }
-      return end;
-    }
-    const std::int64_t* o = job_.offsets;
-    for (; segment_ < job_.segments; ++segment_) {
-      const std::int64_t start = o[segment_] - o[0];
-      if (start >= end) return end;
-      if (o[segment_ + 1] > o[segment_]) {
-        tag = segment_++;
-        return start;
-      }
-      if (write_empty && job_.by_segment && job_.reduced_out) job_.reduced_out[segment_] = job_.init;
-    }
-    return end;
-  }
-  // Empty segments sitting at the end of the data (offsets[s] == offsets[segments]).
-  void finish(bool write_empty) {
-    std::int64_t tag;
-    if (job_.offsets) next(job_.n, job_.n + 1, tag, write_empty);
-  }
-
- private:
-  const segments_job<V>& job_;
-  std::int64_t segment_ = 0;
-};
-
-// Folds element i into s in place (state copies per element stalled on store forwarding).
-template <class V, class Op>
-inline void step(state<V>& s, const segments_job<V>& job, std::int64_t i, bool head,
-                 std::int64_t tag, Op op) {
-  V v{};
-  if (job.values) v = head && job.has_init ? op(job.init, job.values[i]) : job.values[i];
-  if (head) {
-    s.value = v;
-    ++s.heads;
-    s.tag = tag;
-  } else {
-    s.value = s.valid ? op(s.value, v) : v;
-  }
-  s.valid = true;
-}
-
-// Folds the elements [i, h), none of them a head, into s. Heads are found a stretch at a time
-// and the values between them folded in a plain loop: with the head test and the state update
-// on every element, segmented_reduce in segments of 32 took 5.9 ms on 2 threads for 2^22 u32
-// where the sequential loop took 0.8 ms.
-template <class V, class Op>
-inline void fold_stretch(state<V>& s, const segments_job<V>& job, std::int64_t i, std::int64_t h, Op op) {
-  if (i < h && (!s.valid || !job.values)) step(s, job, i++, false, 0, op);
-  if (i >= h || !job.values) {
-    for (; i < h; ++i) step(s, job, i, false, 0, op);
-    return;
-  }
-  V acc = s.value;
-  for (const V* x = job.values; i < h; ++i) acc = op(acc, x[i]);
-  s.value = acc;
-}
 
 // One non-head element of a scan: s folds it and its output is written. With `carry` (a float
 // run carried in from earlier blocks, s folded from the block's first element) the outputs
@@ -171,13 +67,6 @@ inline void scan_stretch(state<V> s, const segments_job<V>& job, std::int64_t i,
       acc = op(acc, v);
     }
   }
-}
-
-// Writes the outputs of the run that `s` closes.
-template <class V>
-void close_run(const segments_job<V>& job, const state<V>& s) {
-  const std::int64_t r = s.heads - 1;
-  if (job.reduced_out) job.reduced_out[job.by_segment ? s.tag : r] = s.value;
 }
 
 // Phase 3 of a scan by offsets from the head at h (segment `segment`) to the block's end, one
@@ -284,10 +173,52 @@ void close_carried_run(const segments_job<V>& job, const state<V>& carry, std::i
   close_run(job, from_block ? combine(carry, s, op) : s);
 }
 
+// fold_and_close_runs by offsets: the block's segments straight off the offsets, the open
+// run in locals (value, segment) and written when the next non-empty segment starts. Through
+// the head finder and step() at every head, with the state in memory, segments of 1 took
+// 37 ms for 2^24 f32 on 2 threads, now 20-21 ms (15-17 with the vectorized offsets check).
+// Same order of operations, so the same bits.
+template <class V, class Op>
+state<V> fold_and_close_segments(const segments_job<V>& job, std::int64_t begin, std::int64_t end,
+                                 Op op) {
+  const std::int64_t* o = job.offsets;
+  const std::int64_t first = o[0];
+  const V* x = job.values;
+  V* out = job.reduced_out;
+  const V init = job.init;
+  const bool has_init = job.has_init;
+  std::int64_t seg = std::lower_bound(o, o + job.segments + 1, first + begin) - o;
+  state<V> s;
+  // Before the block's first segment start: the run carried in from earlier blocks.
+  fold_stretch(s, job, begin, seg < job.segments ? std::min(o[seg] - first, end) : end, op);
+  V value{};
+  std::int64_t open = -1, heads = 0;  // open: the segment of the run being folded
+  for (; seg < job.segments && o[seg] - first < end; ++seg) {
+    const std::int64_t start = o[seg] - first;
+    const std::int64_t stop = std::min(o[seg + 1] - first, end);
+    if (stop == start) {
+      out[seg] = init;  // empty
+      continue;
+    }
+    if (open >= 0) out[open] = value;
+    value = fold_values(x, start + 1, stop, has_init ? op(init, x[start]) : x[start], op);
+    open = seg;
+    ++heads;
+  }
+  if (heads > 0) {
+    s.value = value;
+    s.valid = true;
+    s.heads += heads;
+    s.tag = open;
+  }
+  return s;
+}
+
 // Phase 1 of closes_runs_in_phase_one: folds block [begin, end) run by run, writing each run
 // that starts in the block when the next head closes it; returns the block's state.
 template <class V, class Op>
 state<V> fold_and_close_runs(const segments_job<V>& job, std::int64_t begin, std::int64_t end, Op op) {
+  if (job.offsets && job.values) return fold_and_close_segments(job, begin, end, op);
   head_finder<V> heads(job, begin);
   state<V> s;
   for (std::int64_t i = begin; i < end;) {
