@@ -6,7 +6,7 @@
 // 1. reduce the block (its elements come from memory);
 // 2. wait for the running value after block b - 1, combine the block total, publish it;
 // 3. scan the block from that value (its elements now come from the core's L2: a block of
-//    2^16 4-byte elements is 256 KiB). Floating-point blocks fold and scan as four parts side
+//    2^16 4-byte elements is 256 KiB). Floating-point blocks fold and scan as eight parts side
 //    by side (scan_parts).
 // Memory traffic is one read and one write per element, against two reads and a write for
 // reduce-then-scan with blocks spread over the threads. The running value combines the block
@@ -167,11 +167,20 @@ T fold_range(const In* x, std::int64_t begin, std::int64_t end, Map map, Op op) 
 // side by side. An f32 add waits ~4 cycles for the previous one, and the compiler may not
 // reorder float operations, so one chain per block left the f32 scan latency-bound (13-14
 // GB/s on this machine's 2 threads, against 36 GB/s for a copy); four independent chains
-// hide the latency: 2^24 f32 on 2 threads, 9.8-10.5 -> 4.4-5.7 ms (u32, one chain: 3.8-4.6).
+// hide the latency: 2^24 f32 on 2 threads, 9.8-10.5 -> 4.4-5.7 ms (u32, one chain: 3.8-4.6)
+// with four parts.
 // Parts are contiguous and combined in order, so the operator still need only be associative
 // (ScanEdges.NonCommutativeFloatOperatorsKeepTheOrder).
-inline constexpr int scan_parts = 4;
-inline constexpr std::int64_t scan_part = scan_block / scan_parts;
+// Eight parts, each 16 elements short of an even split: parts of exactly block / 8 elements
+// start 32 KiB (f32) apart, so all sixteen load and store streams fall into one L1 set (8 ways)
+// and evict each other: 2^24 f32 took 39-44 ms. Shortened by a cache line or more, the streams
+// spread over the sets: 2^20 f32 on 2 threads, exclusive 0.38-0.49 -> 0.29-0.37 ms, inclusive
+// 0.43-0.51 -> 0.34-0.38 ms against four even parts (4 and 16 shortened parts were no better
+// at 2^24; there the scan is memory-bound and within this machine's noise, 5.4-7.4 ms).
+inline constexpr int scan_parts = 8;
+inline constexpr std::int64_t scan_part = scan_block / scan_parts - 16;
+// The last part also takes the block's elements past scan_parts * scan_part.
+inline constexpr std::int64_t scan_parts_end = scan_parts * scan_part;
 
 // The folds of the scan_parts parts of the full block at `begin`.
 template <class T, class In, class Map, class Op>
@@ -180,6 +189,8 @@ std::array<T, scan_parts> fold_parts(const In* x, std::int64_t begin, Map map, O
   for (int k = 0; k < scan_parts; ++k) acc[k] = map(x[begin + k * scan_part]);
   for (std::int64_t i = 1; i < scan_part; ++i)
     for (int k = 0; k < scan_parts; ++k) acc[k] = op(acc[k], map(x[begin + k * scan_part + i]));
+  for (std::int64_t i = scan_parts_end; i < scan_block; ++i)
+    acc[scan_parts - 1] = op(acc[scan_parts - 1], map(x[begin + i]));
   return acc;
 }
 
@@ -211,6 +222,17 @@ __attribute__((noinline)) void scan_by_parts(const In* x, T* y, std::int64_t beg
         y[j] = op(start[k], local[k]);
         local[k] = op(local[k], v);
       }
+  }
+  constexpr int last = scan_parts - 1;
+  for (std::int64_t j = begin + scan_parts_end; j < begin + scan_block; ++j) {
+    const T v = map(x[j]);
+    if (inclusive) {
+      local[last] = op(local[last], v);
+      y[j] = op(start[last], local[last]);
+    } else {
+      y[j] = op(start[last], local[last]);
+      local[last] = op(local[last], v);
+    }
   }
 }
 
