@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/cpu/scan_parts.hpp"
 #include "parprim/detail/op_functors.hpp"
 #include "parprim/detail/scan_kind.hpp"
 #include "parprim/span.hpp"
@@ -163,79 +164,6 @@ T fold_range(const In* x, std::int64_t begin, std::int64_t end, Map map, Op op) 
   return acc;
 }
 
-// Full blocks of floating-point values go as scan_parts contiguous parts, folded and scanned
-// side by side. An f32 add waits ~4 cycles for the previous one, and the compiler may not
-// reorder float operations, so one chain per block left the f32 scan latency-bound (13-14
-// GB/s on this machine's 2 threads, against 36 GB/s for a copy); four independent chains
-// hide the latency: 2^24 f32 on 2 threads, 9.8-10.5 -> 4.4-5.7 ms (u32, one chain: 3.8-4.6)
-// with four parts.
-// Parts are contiguous and combined in order, so the operator still need only be associative
-// (ScanEdges.NonCommutativeFloatOperatorsKeepTheOrder).
-// Eight parts, each 16 elements short of an even split: parts of exactly block / 8 elements
-// start 32 KiB (f32) apart, so all sixteen load and store streams fall into one L1 set (8 ways)
-// and evict each other: 2^24 f32 took 39-44 ms. Shortened by a cache line or more, the streams
-// spread over the sets: 2^20 f32 on 2 threads, exclusive 0.38-0.49 -> 0.29-0.37 ms, inclusive
-// 0.43-0.51 -> 0.34-0.38 ms against four even parts (4 and 16 shortened parts were no better
-// at 2^24; there the scan is memory-bound and within this machine's noise, 5.4-7.4 ms).
-inline constexpr int scan_parts = 8;
-inline constexpr std::int64_t scan_part = scan_block / scan_parts - 16;
-// The last part also takes the block's elements past scan_parts * scan_part.
-inline constexpr std::int64_t scan_parts_end = scan_parts * scan_part;
-
-// The folds of the scan_parts parts of the full block at `begin`.
-template <class T, class In, class Map, class Op>
-std::array<T, scan_parts> fold_parts(const In* x, std::int64_t begin, Map map, Op op) {
-  std::array<T, scan_parts> acc;
-  for (int k = 0; k < scan_parts; ++k) acc[k] = map(x[begin + k * scan_part]);
-  for (std::int64_t i = 1; i < scan_part; ++i)
-    for (int k = 0; k < scan_parts; ++k) acc[k] = op(acc[k], map(x[begin + k * scan_part + i]));
-  for (std::int64_t i = scan_parts_end; i < scan_block; ++i)
-    acc[scan_parts - 1] = op(acc[scan_parts - 1], map(x[begin + i]));
-  return acc;
-}
-
-// Scans the full block at `begin` from `carry`, each part from carry op (the parts before it)
-// and its own elements so far (which also keeps the running values small: scan_range says why).
-template <class In, class T, class Map, class Op>
-__attribute__((noinline)) void scan_by_parts(const In* x, T* y, std::int64_t begin, T carry,
-                                             const std::array<T, scan_parts>& parts, bool inclusive,
-                                             Map map, Op op) {
-  std::array<T, scan_parts> start, local;
-  start[0] = carry;
-  for (int k = 1; k < scan_parts; ++k) start[k] = op(start[k - 1], parts[k - 1]);
-  for (int k = 0; k < scan_parts; ++k) {
-    local[k] = map(x[begin + k * scan_part]);
-    y[begin + k * scan_part] = inclusive ? op(start[k], local[k]) : start[k];
-  }
-  if (inclusive) {
-    for (std::int64_t i = 1; i < scan_part; ++i)
-      for (int k = 0; k < scan_parts; ++k) {
-        const std::int64_t j = begin + k * scan_part + i;
-        local[k] = op(local[k], map(x[j]));
-        y[j] = op(start[k], local[k]);
-      }
-  } else {
-    for (std::int64_t i = 1; i < scan_part; ++i)
-      for (int k = 0; k < scan_parts; ++k) {
-        const std::int64_t j = begin + k * scan_part + i;
-        const T v = map(x[j]);
-        y[j] = op(start[k], local[k]);
-        local[k] = op(local[k], v);
-      }
-  }
-  constexpr int last = scan_parts - 1;
-  for (std::int64_t j = begin + scan_parts_end; j < begin + scan_block; ++j) {
-    const T v = map(x[j]);
-    if (inclusive) {
-      local[last] = op(local[last], v);
-      y[j] = op(start[last], local[last]);
-    } else {
-      y[j] = op(start[last], local[last]);
-      local[last] = op(local[last], v);
-    }
-  }
-}
-
 // With y = map(x), the scan `kind` of y (detail/scan_kind.hpp).
 template <class In, class T, class Map, class Op>
 void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T init, Map map,
@@ -255,14 +183,13 @@ void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T 
   block_chain<T> chain(blocks);
   blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
     if constexpr (std::is_floating_point_v<T>) {
-      // Every full block but the first of a scan without init (which has no carry in).
-      if (e - s == scan_block && (b > 0 || from_init)) {
-        const auto parts = fold_parts<T>(x, s, map, op);
-        T total = parts[0];
-        for (int k = 1; k < scan_parts; ++k) total = op(total, parts[k]);
+      // Every long block but the first of a scan without init (which has no carry in).
+      if (e - s >= scan_parts_from && (b > 0 || from_init)) {
+        const auto parts = fold_parts<T>(x, s, e, map, op);
+        const T total = total_of(parts, op);
         const T carry = b == 0 ? init : chain.wait(b);
         chain.publish(b, op(carry, total));
-        scan_by_parts(x, y, s, carry, parts, inclusive, map, op);
+        scan_by_parts(x, y, s, e, carry, parts, inclusive, map, op);
         return;
       }
     }

@@ -18,6 +18,7 @@
 
 #include "parprim/context.hpp"
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/cpu/scan_parts.hpp"
 #include "parprim/detail/cpu/segment_runs.hpp"
 #include "parprim/detail/segmented.hpp"
 
@@ -34,6 +35,23 @@ inline void scan_element(state<V>& s, const segments_job<V>& job, std::int64_t i
   job.scan_out[i] = job.inclusive ? (carry ? op(carry->value, s.value) : s.value) : before;
 }
 
+// Float stretches of scan_parts_from elements or more scan in parts side by side
+// (cpu/scan_parts.hpp) instead of one chain of dependent adds: writes out[i, h) from `before`,
+// the run's value before x[i], and says whether it did. 2^24 f32 in one segment on 2 threads:
+// 11.2-12.4 -> 7.1-9.8 ms (builds alternated three times; one run 11.6).
+template <class V, class Op>
+bool scan_in_parts(const V* x, V* out, std::int64_t i, std::int64_t h, V before, bool inclusive,
+                   Op op) {
+  if constexpr (std::is_floating_point_v<V>) {
+    if (h - i >= scan_parts_from) {
+      const auto parts = fold_parts<V>(x, i, h, identity_map{}, op);
+      scan_by_parts(x, out, i, h, before, parts, inclusive, identity_map{}, op);
+      return true;
+    }
+  }
+  return false;
+}
+
 // The scan's outputs of the elements [i, h) before a block's first head, none of them a head:
 // the run carried in from earlier blocks continues (`carry`: a float run, s folded from the
 // block's first element, the outputs combining the carry in). Each value is read before its
@@ -47,6 +65,7 @@ inline void scan_stretch(state<V> s, const segments_job<V>& job, std::int64_t i,
   const V* x = job.values;
   V* out = job.scan_out;
   V acc = s.value;
+  if (scan_in_parts(x, out, i, h, carry ? op(carry->value, acc) : acc, job.inclusive, op)) return;
   if (!carry && job.inclusive) {
     for (; i < h; ++i) out[i] = acc = op(acc, x[i]);
   } else if (!carry) {
@@ -88,6 +107,7 @@ void scan_segments(const segments_job<V>& job, std::int64_t h, std::int64_t segm
     if (stop <= h) continue;  // empty
     V acc = has_init ? op(init, x[h]) : x[h];
     out[h] = inclusive ? acc : init;
+    if (scan_in_parts(x, out, h + 1, stop, acc, inclusive, op)) continue;
     if (inclusive) {
       for (std::int64_t i = h + 1; i < stop; ++i) out[i] = acc = op(acc, x[i]);
     } else {
