@@ -6,8 +6,9 @@
 // 1. reduce the block (its elements come from memory);
 // 2. wait for the running value after block b - 1, combine the block total, publish it;
 // 3. scan the block from that value (its elements now come from the core's L2: a block of
-//    2^16 4-byte elements is 256 KiB). Floating-point blocks fold and scan as eight parts side
-//    by side (scan_parts).
+//    2^16 4-byte elements is 256 KiB). f32 / f64 plus without a map folds and scans in
+//    64-byte vectors (scan_float_vector.hpp); other floating-point operators fold and scan as
+//    eight parts side by side (scan_parts.hpp).
 // Memory traffic is one read and one write per element, against two reads and a write for
 // reduce-then-scan with blocks spread over the threads. The running value combines the block
 // totals strictly in block order, and block boundaries depend only on n, so float results are
@@ -24,6 +25,7 @@
 #include <type_traits>
 
 #include "parprim/detail/cpu/parallel.hpp"
+#include "parprim/detail/cpu/scan_float_vector.hpp"
 #include "parprim/detail/cpu/scan_parts.hpp"
 #include "parprim/detail/op_functors.hpp"
 #include "parprim/detail/scan_kind.hpp"
@@ -166,6 +168,28 @@ T fold_range(const In* x, std::int64_t begin, std::int64_t end, Map map, Op op) 
   return acc;
 }
 
+// Whether scan() takes the vector float scan (cpu/scan_float_vector.hpp): f32 / f64 plus
+// without a map. Other float operators and maps keep the parts.
+template <class In, class T, class Map, class Op>
+inline constexpr bool vector_float_plus =
+    std::is_same_v<In, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>) &&
+    std::is_same_v<Op, plus_op<T>> && std::is_same_v<Map, identity_map>;
+
+// scan() for vector_float_plus: the same chained blocks, each folded and scanned in vectors.
+template <class T>
+void vector_float_plus_scan(const context& ctx, const T* x, T* y, std::int64_t n, bool inclusive,
+                            bool from_init, T init) {
+  if (n <= scan_block) return vector_plus_scan(x, y, 0, n, init, from_init, inclusive);
+  block_chain<T> chain(block_count(n, scan_block));
+  blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
+    const T total = vector_plus_fold(x, s, e);
+    const bool has_start = b > 0 || from_init;  // else block 0 of an inclusive scan without init
+    const T carry = b == 0 ? init : chain.wait(b);
+    chain.publish(b, has_start ? carry + total : total);
+    vector_plus_scan(x, y, s, e, carry, has_start, inclusive);
+  });
+}
+
 // With y = map(x), the scan `kind` of y (detail/scan_kind.hpp).
 template <class In, class T, class Map, class Op>
 void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T init, Map map,
@@ -176,6 +200,9 @@ void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T 
   T* y = out.data();
   const bool inclusive = includes_own(kind);
   const bool from_init = starts_from_init(kind);
+  if constexpr (vector_float_plus<In, T, Map, Op>) {
+    return vector_float_plus_scan(ctx, x, y, n, inclusive, from_init, init);
+  }
   if (n <= scan_block) {
     if (from_init) scan_range(x, y, 0, n, init, inclusive, map, op);
     else scan_range_first(x, y, 0, n, map, op);
