@@ -20,7 +20,6 @@
 // writes that same element.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <type_traits>
 
