@@ -37,7 +37,7 @@ std::int64_t capped(std::int64_t n) { return std::min(n, testing::max_test_size(
 
 // narrow: only the low 20 bits vary, so Onesweep skips the constant high digits and an odd
 // number of executed passes leaves the result in the temporary copy (the copy-back path).
-enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed, narrow };
+enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed, narrow, mostly_one };
 
 const char* name_of(dist d) {
   switch (d) {
@@ -48,6 +48,7 @@ const char* name_of(dist d) {
     case dist::sorted: return "sorted";
     case dist::reversed: return "reversed";
     case dist::narrow: return "narrow";
+    case dist::mostly_one: return "mostly_one";
   }
   return "?";
 }
@@ -124,6 +125,11 @@ std::vector<K> make_keys(std::int64_t n, std::uint64_t seed, dist d) {
     case dist::narrow:
       for (auto& x : v) x = from_bits<K>(g() & 0xFFFFFu);
       break;
+    case dist::mostly_one: {  // 15 keys in 16 one value, the rest anything: sparse runs around a dense one
+      const K k = from_bits<K>(g());
+      for (auto& x : v) x = g() % 16 == 0 ? from_bits<K>(g()) : k;
+      break;
+    }
   }
   if (d == dist::sorted || d == dist::reversed) {
     std::stable_sort(v.begin(), v.end(), [](K a, K b) { return reference::key_less(a, b); });
@@ -284,7 +290,7 @@ template <class K>
 void keys_every_distribution(const context& ctx, sort_algorithm alg, std::uint64_t seed) {
   const std::int64_t n = capped(alg == sort_algorithm::split_1bit ? 20'011 : 100'003);
   for (dist d : {dist::uniform, dist::few_distinct, dist::all_equal, dist::special, dist::sorted,
-                 dist::reversed})
+                 dist::reversed, dist::mostly_one})
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       check_sort<K>(ctx, alg, n, {o, 0, -1, d}, seed + int(d) * 2 + int(o));
 }
@@ -317,10 +323,16 @@ TEST_P(RadixSort, Keys2ByteEveryDistribution) {
   for (std::int64_t n : {std::int64_t(8833), capped(100'003)})
     for (sort_order o : {sort_order::ascending, sort_order::descending})
       check_sort<std::uint16_t>(c, alg(), n, {o, 3, 15, dist::uniform}, seed_ + std::uint64_t(n) + int(o));
-  // Many histogram block pairs and fill blocks: the GPU's counting sort only.
+  // Many histogram block pairs and fill blocks of several parts: the GPU's counting sort
+  // only. mostly_one leaves fill blocks whose positions span more non-empty images than one
+  // stage holds (about 3 keys per image outside the dense run), which fill part by part.
   if (alg() == sort_algorithm::onesweep && std::get<0>(GetParam()) == backend::cuda) {
     check_sort<std::uint16_t>(c, alg(), capped(3'000'017), {}, seed_ + 3);
     check_sort<f16>(c, alg(), capped(3'000'017), {sort_order::descending, 0, -1, dist::special}, seed_ + 4);
+    check_sort<std::uint16_t>(c, alg(), capped(3'000'017), {sort_order::ascending, 0, -1, dist::mostly_one},
+                              seed_ + 5);
+    check_sort<std::int16_t>(c, alg(), capped(1'000'003), {sort_order::descending, 0, -1, dist::mostly_one},
+                             seed_ + 6);
   }
 }
 

@@ -19,21 +19,32 @@
 namespace parprim::cuda_kernels::onesweep {
 
 // ---- Host side ----------------------------------------------------------------------------------
-// Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, their starts, fill.
+// Keys-only, 2-byte keys, all 16 bits: histogram of the 65536 images, the non-empty ones with
+// their starts, fill.
 inline void counting_sort_16(const context& ctx, const detail::sort_request& r, workspace* ws) {
   const char* who = "radix_sort";
   cudaStream_t stream = stream_of(ctx);
   const int sms = ctx.multiprocessors();
   const std::int64_t n = r.n;
   using detail::align_up;
+  // Zeroed by one memset: the histogram, the compaction's tile status and its tile counter.
   const std::size_t hist_bytes = align_up(std::size_t(wide_images) * sizeof(unsigned long long));
+  const std::size_t status_bytes = cuda_prim::tile_count_status::bytes(wide_compact_blocks);
+  const std::size_t counter_bytes = align_up(sizeof(unsigned));
+  const std::size_t zeroed_bytes = hist_bytes + status_bytes + counter_bytes;
   const std::size_t start_bytes = align_up(std::size_t(wide_images + 1) * sizeof(long long));
-  detail::temp_memory temp(ctx, ws, hist_bytes + start_bytes);
-  auto* hist = temp.as<unsigned long long>();
-  auto* start = reinterpret_cast<long long*>(temp.as<unsigned char>() + hist_bytes);
+  const std::size_t image_bytes = align_up(std::size_t(wide_images) * sizeof(std::uint16_t));
+  detail::temp_memory temp(ctx, ws, zeroed_bytes + start_bytes + image_bytes + align_up(sizeof(int)));
+  unsigned char* base = temp.as<unsigned char>();
+  auto* hist = reinterpret_cast<unsigned long long*>(base);
+  const auto status = cuda_prim::tile_count_status::bind(base + hist_bytes, wide_compact_blocks);
+  auto* tile_counter = reinterpret_cast<unsigned*>(base + hist_bytes + status_bytes);
+  auto* start = reinterpret_cast<long long*>(base + zeroed_bytes);
+  auto* image = reinterpret_cast<std::uint16_t*>(base + zeroed_bytes + start_bytes);
+  auto* nonempty = reinterpret_cast<int*>(base + zeroed_bytes + start_bytes + image_bytes);
   auto* keys = static_cast<std::uint16_t*>(r.keys);
   const key_params kp{r.kind, r.descending};
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(hist, 0, hist_bytes, stream));
+  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(base, 0, zeroed_bytes, stream));
 
   // One 128 KiB block per SM, in pairs that read the same keys.
   const std::int64_t pairs = std::max<std::int64_t>(
@@ -44,10 +55,14 @@ inline void counting_sort_16(const context& ctx, const detail::sort_request& r, 
   wide_histogram<<<unsigned(2 * pairs), wide_hist_threads, wide_hist_shared_bytes, stream>>>(
       keys, n, kp, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  wide_scan<<<1, wide_scan_threads, 0, stream>>>(hist, start, n);
+  wide_compact<<<wide_compact_blocks, wide_compact_threads, 0, stream>>>(hist, status, tile_counter,
+                                                                         start, image, nonempty, n, kp);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  const std::int64_t block_keys = std::int64_t(wide_fill_threads) * wide_fill_groups * 8;
-  wide_fill<<<unsigned(ceil_div(n, block_keys)), wide_fill_threads, 0, stream>>>(start, n, kp, keys);
+  const int parts = int(std::clamp<std::int64_t>(
+      n / (std::int64_t(wide_fill_part) * sms * wide_fill_blocks_per_sm), 1, wide_fill_max_parts));
+  const std::int64_t block_keys = std::int64_t(wide_fill_part) * parts;
+  wide_fill<<<unsigned(ceil_div(n, block_keys)), wide_fill_threads, 0, stream>>>(start, image, nonempty,
+                                                                                n, parts, keys);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
