@@ -183,21 +183,6 @@ inline constexpr bool vector_float_plus =
     std::is_same_v<In, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>) &&
     std::is_same_v<Op, plus_op<T>> && std::is_same_v<Map, identity_map>;
 
-// scan() for vector_float_plus: the same chained blocks, each folded and scanned in vectors.
-template <class T>
-void vector_float_plus_scan(const context& ctx, const T* x, T* y, std::int64_t n, bool inclusive,
-                            bool from_init, T init) {
-  if (n <= scan_block) return vector_plus_scan(x, y, 0, n, init, from_init, inclusive);
-  block_chain<T> chain(block_count(n, scan_block));
-  blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-    const T total = vector_plus_fold(x, s, e);
-    const bool has_start = b > 0 || from_init;  // else block 0 of an inclusive scan without init
-    const T carry = b == 0 ? init : chain.wait(b);
-    chain.publish(b, has_start ? carry + total : total);
-    vector_plus_scan(x, y, s, e, carry, has_start, inclusive);
-  });
-}
-
 // With y = map(x), the scan `kind` of y (detail/scan_kind.hpp).
 template <class In, class T, class Map, class Op>
 void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T init, Map map,
@@ -208,10 +193,9 @@ void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T 
   T* y = out.data();
   const bool inclusive = includes_own(kind);
   const bool from_init = starts_from_init(kind);
-  if constexpr (vector_float_plus<In, T, Map, Op>) {
-    return vector_float_plus_scan(ctx, x, y, n, inclusive, from_init, init);
-  }
   if (n <= scan_block) {
+    if constexpr (vector_float_plus<In, T, Map, Op>)
+      return vector_plus_scan(x, y, 0, n, init, from_init, inclusive);
     if (from_init) scan_range(x, y, 0, n, init, inclusive, map, op);
     else scan_range_first(x, y, 0, n, map, op);
     return;
@@ -219,7 +203,15 @@ void scan(const context& ctx, span<const In> in, span<T> out, scan_kind kind, T 
   const std::int64_t blocks = block_count(n, scan_block);
   block_chain<T> chain(blocks);
   blocked_for(ctx, n, scan_block, [&](std::int64_t b, std::int64_t s, std::int64_t e) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (vector_float_plus<In, T, Map, Op>) {
+      // Folded and scanned in vectors; block 0 of an inclusive scan without init has no start.
+      const T total = vector_plus_fold(x, s, e);
+      const bool has_start = b > 0 || from_init;
+      const T carry = b == 0 ? init : chain.wait(b);
+      chain.publish(b, has_start ? carry + total : total);
+      vector_plus_scan(x, y, s, e, carry, has_start, inclusive);
+      return;
+    } else if constexpr (std::is_floating_point_v<T>) {
       // Every long block but the first of a scan without init (which has no carry in).
       if (e - s >= scan_parts_from && (b > 0 || from_init)) {
         const auto parts = fold_parts<T>(x, s, e, map, op);
