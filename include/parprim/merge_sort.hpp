@@ -30,6 +30,7 @@
 
 #include "parprim/context.hpp"
 #include "parprim/detail/generic.hpp"
+#include "parprim/detail/merge_path.hpp"
 #include "parprim/error.hpp"
 #include "parprim/span.hpp"
 #include "parprim/workspace.hpp"
@@ -98,21 +99,6 @@ void check_span(const context& ctx, const char* who, span<T> s, const char* name
     fail(ctx, who, std::string(name) + ".data() is null but " + name + ".size()=" + std::to_string(s.size()));
   if (s.size() > 0 && !ctx.can_access(s.data()))
     fail(ctx, who, std::string(name) + " points to memory the " + ctx.name() + " backend cannot access");
-}
-
-// Merge path: how many of the first `diag` outputs of the stable merge of a[0, na) and
-// b[0, nb) come from a (ties take a first).
-template <class T, class Comp>
-PARPRIM_HOST_DEVICE std::int64_t merge_path(const T* a, std::int64_t na, const T* b,
-                                            std::int64_t nb, std::int64_t diag, Comp comp) {
-  std::int64_t lo = diag > nb ? diag - nb : 0;
-  std::int64_t hi = diag < na ? diag : na;
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi) / 2;
-    if (!comp(b[diag - 1 - mid], a[mid])) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 // Outputs [begin, end) of the stable merge of a[0, na) and b[0, nb), written to dst[0, end -

@@ -1,7 +1,7 @@
 // The CUDA side of the generic merge / merge_by_key (parprim/merge.hpp), for nvcc only.
 //
 // Merge path over the two ranges with merge_sort's kernels (parprim/cuda/merge_sort.cuh): one
-// thread per output tile boundary finds by binary search on its cross diagonal how many of
+// warp or thread per output tile boundary finds by a search on its cross diagonal how many of
 // the outputs before it come from a, then one block per tile runs merge_sort's merge_tile on
 // the slices of a and b that feed it (same tile shape, same stable serial merge, values
 // gathered from their keys' source positions). It is merge_sort's merge pass with the two
@@ -24,10 +24,12 @@ template <class K, class Comp>
 __global__ void __launch_bounds__(merge_sort_tuning::partition_threads)
     merge_ranges_partition(const K* a, std::int64_t na, const K* b, std::int64_t nb,
                            std::int64_t tile, std::int64_t boundaries, std::int64_t* split,
-                           Comp comp) {
-  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= boundaries) return;
-  split[t] = merge_detail::merge_path(a, na, b, nb, min(t * tile, na + nb), comp);
+                           Comp comp, bool by_warp) {
+  const std::int64_t t = cuda_prim::partition_boundary(by_warp);
+  if (t >= boundaries) return;  // whole warps when by_warp
+  const std::int64_t taken =
+      cuda_prim::merge_path_split(a, na, b, nb, min(t * tile, na + nb), comp, by_warp);
+  if (cuda_prim::stores_split(by_warp)) split[t] = taken;
 }
 
 template <class K, class V, bool HasValues, class Comp>
@@ -65,8 +67,9 @@ void merge_two_ranges(const context& ctx, const char* who, const K* a, const V* 
   merge_detail::scratch temp(ctx, ws, std::size_t(tiles + 1) * sizeof(std::int64_t));
   auto* split = reinterpret_cast<std::int64_t*>(temp.bytes());
   constexpr int pt = merge_sort_tuning::partition_threads;
-  merge_ranges_partition<K><<<unsigned((tiles + 1 + pt - 1) / pt), pt, 0, stream>>>(
-      a, na, b, nb, shape::tile, tiles + 1, split, comp);
+  const cuda_prim::partition_launch search = cuda_prim::partition_shape(tiles + 1, pt);
+  merge_ranges_partition<K><<<search.blocks, pt, 0, stream>>>(a, na, b, nb, shape::tile, tiles + 1,
+                                                              split, comp, search.by_warp);
   check_launch(ctx, who);
   merge_ranges<K, V, HasValues><<<unsigned(tiles), shape::threads, 0, stream>>>(
       a, a_values, na, b, b_values, nb, keys_out, values_out, split, comp);

@@ -6,9 +6,9 @@
 //                   (odd-even transposition: only strictly smaller elements move forward, so
 //                   equal ones keep their order), then log2(threads) rounds of merges in
 //                   shared memory double the sorted runs until the tile is one run;
-//   2. partition    per merge pass, one thread per tile boundary of the output finds, by binary
-//                   search along its cross diagonal (merge path), how many of the outputs
-//                   before it come from the left run of its pair;
+//   2. partition    per merge pass, one warp (few boundaries) or one thread per tile boundary
+//                   of the output finds, by a search along its cross diagonal (merge path),
+//                   how many of the outputs before it come from the left run of its pair;
 //   3. merge        one block per output tile loads the two slices of its pair that feed it
 //                   into shared memory, each thread finds its own diagonal in them and merges
 //                   `items` elements serially; the tile is written back coalesced.
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 
+#include "parprim/cuda/detail/merge_path_warp.cuh"
 #include "parprim/merge_sort.hpp"
 
 namespace parprim::cuda_merge {
@@ -200,13 +201,15 @@ __global__ void __launch_bounds__(merge_sort_tuning::threads)
 template <class K, class Comp>
 __global__ void __launch_bounds__(merge_sort_tuning::partition_threads)
     merge_partition(const K* keys, std::int64_t n, std::int64_t width, std::int64_t tile,
-                    std::int64_t boundaries, std::int64_t* split, Comp comp) {
-  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= boundaries) return;
+                    std::int64_t boundaries, std::int64_t* split, Comp comp, bool by_warp) {
+  const std::int64_t t = cuda_prim::partition_boundary(by_warp);
+  if (t >= boundaries) return;  // whole warps when by_warp
   const std::int64_t out = min(t * tile, n);
   const std::int64_t pair = out / (2 * width) * (2 * width);
   const std::int64_t a1 = min(pair + width, n), b1 = min(pair + 2 * width, n);
-  split[t] = merge_detail::merge_path(keys + pair, a1 - pair, keys + a1, b1 - a1, out - pair, comp);
+  const std::int64_t taken = cuda_prim::merge_path_split(keys + pair, a1 - pair, keys + a1, b1 - a1,
+                                                         out - pair, comp, by_warp);
+  if (cuda_prim::stores_split(by_warp)) split[t] = taken;
 }
 
 // ---- 3. Merge --------------------------------------------------------------------------------
@@ -323,9 +326,10 @@ void merge_sort(const context& ctx, K* keys, V* values, std::int64_t n, Comp com
   block_sort<K, V, HasValues><<<unsigned(tiles), shape::threads, 0, stream>>>(keys, values, src_k, src_v, n, comp);
   check_launch(ctx, who);
   constexpr int pt = merge_sort_tuning::partition_threads;
+  const cuda_prim::partition_launch search = cuda_prim::partition_shape(tiles + 1, pt);
   for (std::int64_t width = shape::tile; width < n; width *= 2) {
-    merge_partition<K><<<unsigned((tiles + 1 + pt - 1) / pt), pt, 0, stream>>>(
-        src_k, n, width, shape::tile, tiles + 1, split, comp);
+    merge_partition<K><<<search.blocks, pt, 0, stream>>>(src_k, n, width, shape::tile, tiles + 1,
+                                                         split, comp, search.by_warp);
     check_launch(ctx, who);
     merge_pass<K, V, HasValues><<<unsigned(tiles), shape::threads, 0, stream>>>(
         src_k, src_v, dst_k, dst_v, n, width, split, comp);

@@ -25,10 +25,11 @@ void launch_merge(const context& ctx, cuda_kernels::merging::merge_args<U, W> p,
   const std::int64_t tiles = ceil_div(p.na + p.nb, shape::tile);
   detail::temp_memory splits(ctx, ws, detail::align_up(std::size_t(tiles + 1) * 8));
   p.splits = splits.as<std::int64_t>();
-  merging::partition_kernel<U><<<unsigned(ceil_div(tiles + 1, tuning::partition_threads)),
-                                 tuning::partition_threads, 0, stream>>>(
+  const cuda_prim::partition_launch search =
+      cuda_prim::partition_shape(tiles + 1, tuning::partition_threads);
+  merging::partition_kernel<U><<<search.blocks, tuning::partition_threads, 0, stream>>>(
       p.a, p.na, p.b, p.nb, shape::tile, tiles, splits.as<std::int64_t>(), p.ord, p.unsorted_a,
-      p.unsorted_b);
+      p.unsorted_b, search.by_warp);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   merging::merge_kernel<shape, min_blocks, U, W, WithValues>
       <<<unsigned(tiles), shape::threads, 0, stream>>>(p);

@@ -2,8 +2,8 @@
 // the tile structure follows moderngpu's merge).
 //
 //   1. partition: for every tile boundary d = t * tile of the output, the number of the first
-//      d outputs that come from a (one binary search along the cross diagonal, in global
-//      memory);
+//      d outputs that come from a (a search along the cross diagonal in global memory, by a
+//      warp while there are few boundaries: parprim/cuda/detail/merge_path_warp.cuh);
 //   2. merge: each block loads its tile's stretch of a and of b into shared memory (coalesced,
 //      as ordered images: sort_keys.hpp), each thread finds its own start on the tile's merge
 //      path (a binary search in shared memory) and merges `items` outputs sequentially; the
@@ -27,6 +27,7 @@
 
 #include "core/merge_path.hpp"
 #include "cuda/tuning/merge_tuning.hpp"
+#include "parprim/cuda/detail/merge_path_warp.cuh"
 
 namespace parprim::cuda_kernels::merging {
 
@@ -40,17 +41,25 @@ __device__ void check_pair_at(const U* x, std::int64_t n, std::int64_t first,
     atomicMin(word, static_cast<unsigned long long>(first - 1));
 }
 
-// Splits of the tile boundaries; each boundary's thread also checks the pairs of a and of b
-// across it, which no merge block holds both halves of.
+template <class U>
+struct order_less {
+  detail::key_order<U> ord;
+  PARPRIM_HD bool operator()(U x, U y) const { return ord.less(x, y); }
+};
+
+// Splits of the tile boundaries; the searcher of each (lane 0 of its warp when by_warp) also
+// checks the pairs of a and of b across it, which no merge block holds both halves of.
 template <class U>
 __global__ void __launch_bounds__(tuning::partition_threads)
     partition_kernel(const U* a, std::int64_t na, const U* b, std::int64_t nb, int tile,
                      std::int64_t tiles, std::int64_t* splits, detail::key_order<U> ord,
-                     unsigned long long* unsorted_a, unsigned long long* unsorted_b) {
-  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
+                     unsigned long long* unsorted_a, unsigned long long* unsorted_b, bool by_warp) {
+  const std::int64_t t = cuda_prim::partition_boundary(by_warp);
+  if (t > tiles) return;  // whole warps when by_warp
   const std::int64_t diag = t * tile < na + nb ? t * tile : na + nb;
-  const std::int64_t split = detail::merge_path(a, na, b, nb, diag, ord);
+  const std::int64_t split =
+      cuda_prim::merge_path_split(a, na, b, nb, diag, order_less<U>{ord}, by_warp);
+  if (!cuda_prim::stores_split(by_warp)) return;
   splits[t] = split;
   check_pair_at(a, na, split, ord, unsorted_a);
   check_pair_at(b, nb, diag - split, ord, unsorted_b);
