@@ -348,6 +348,55 @@ TEST_P(SearchMerge, UnsortedMergeByKeyInputIsAnError) {
   }
 }
 
+// Enough queries for the GPU's tiles of queries (more than per_query_max_tiles_per_sm tiles per
+// SM; fewer queries take one thread each, as every size above does): sorted queries dense in
+// the keys (each tile streams its key range through shared memory), sorted queries sparse in
+// them (each tile binary-searches its range), and unsorted ones (the full search per query).
+// GPU only: the CPU has one search, which the cases above cover, and the host oracle of
+// tens of millions of keys would take CI's time. Not capped, so the sanitizers run the tiles.
+template <class T>
+void check_query_tiles(const context& ctx, std::int64_t keys_per_query, std::uint64_t seed) {
+  using tuning = cuda_tuning::search_tuning;
+  const std::int64_t per_query_most =
+      std::int64_t(tuning::per_query_max_tiles_per_sm) * ctx.multiprocessors() * tuning::tile;
+  const std::int64_t m = per_query_most + 2 * tuning::tile + 7;
+  const std::int64_t n = keys_per_query * m;
+  auto sorted = make_keys<T>(n, seed, std::uint64_t(1) << 40);
+  sort_keys(sorted, false);
+  auto s = buffer<T>::from_host(ctx, sorted);
+  for (bool sorted_queries : {true, false}) {
+    auto queries = make_keys<T>(m, seed + 1 + sorted_queries, std::uint64_t(1) << 40);
+    if (sorted_queries) sort_keys(queries, false);
+    auto q = buffer<T>::from_host(ctx, queries);
+    buffer<std::int64_t> lo(ctx, m), hi(ctx, m);
+    lower_bound<T>(ctx, s, q, lo);
+    upper_bound<T>(ctx, s, q, hi);
+    const auto got_lo = lo.to_host(), got_hi = hi.to_host();
+    const std::string where = std::string(type_name<T>()) + " n=" + std::to_string(n) +
+                              " m=" + std::to_string(m) +
+                              (sorted_queries ? " sorted queries" : " unsorted queries");
+    for (std::int64_t i = 0; i < m; ++i) {
+      const auto x = queries[std::size_t(i)];
+      const auto want_lo =
+          std::lower_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin();
+      const auto want_hi =
+          std::upper_bound(sorted.begin(), sorted.end(), x, reference::key_less<T>) - sorted.begin();
+      ASSERT_EQ(got_lo[std::size_t(i)], want_lo) << where << " lower_bound of query " << i;
+      ASSERT_EQ(got_hi[std::size_t(i)], want_hi) << where << " upper_bound of query " << i;
+    }
+  }
+}
+
+TEST_P(SearchMerge, SearchManyQueryTiles) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  if (GetParam() != backend::cuda) GTEST_SKIP() << "GPU tiles of queries";
+  context ctx = testing::make_context(GetParam());
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_query_tiles<std::uint32_t>(ctx, 3, seed);    // 3 keys per query: staged ranges
+  check_query_tiles<std::uint64_t>(ctx, 30, seed);   // 30 (over stage_bytes_per_query): searched
+}
+
 INSTANTIATE_TEST_SUITE_P(All, SearchMerge, ::testing::Values(backend::cpu, backend::cuda),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 

@@ -15,6 +15,12 @@ void launch_search(const context& ctx, const U* sorted, std::int64_t n, const U*
   using namespace cuda_kernels::searching;
   cudaStream_t stream = stream_of(ctx);
   const std::int64_t tiles = ceil_div(m, tuning::tile);
+  if (tiles <= std::int64_t(tuning::per_query_max_tiles_per_sm) * ctx.multiprocessors()) {
+    per_query_kernel<U, Upper><<<unsigned(ceil_div(m, tuning::threads)), tuning::threads, 0, stream>>>(
+        sorted, n, queries, m, out, ord);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    return;
+  }
   detail::temp_memory ranges(ctx, nullptr, detail::align_up(std::size_t(2 * tiles) * 8));
   range_kernel<U, Upper><<<unsigned(ceil_div(2 * tiles, tuning::threads)), tuning::threads, 0,
                            stream>>>(sorted, n, queries, m, tiles, ranges.as<std::int64_t>(), ord);

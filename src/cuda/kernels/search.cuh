@@ -1,4 +1,5 @@
-// lower_bound / upper_bound of many queries in one sorted range, by tiles of queries.
+// lower_bound / upper_bound of many queries in one sorted range, by tiles of queries (up to
+// search_tuning::per_query_max_tiles_per_sm tiles per SM, one thread per query instead).
 //
 //   1. range: for every tile of `tile` consecutive queries, the bounds of its first and of its
 //      last query (two binary searches in global memory per tile, all tiles at once);
@@ -36,6 +37,16 @@ __global__ void range_kernel(const U* sorted, std::int64_t n, const U* queries, 
   const std::int64_t t = e / 2;
   const std::int64_t q = e % 2 == 0 ? t * tuning::tile : tile_end(t, m) - 1;
   ranges[e] = detail::bound<U, Upper>(sorted, n, queries[q], ord);
+}
+
+// One thread per query, a binary search of the whole range in global memory: for query
+// counts that fill too few tiles to occupy the GPU (search_tuning::per_query_max_tiles_per_sm).
+template <class U, bool Upper>
+__global__ void __launch_bounds__(tuning::threads)
+    per_query_kernel(const U* sorted, std::int64_t n, const U* queries, std::int64_t m,
+                     std::int64_t* out, detail::key_order<U> ord) {
+  const std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q < m) out[q] = detail::bound<U, Upper>(sorted, n, queries[q], ord);
 }
 
 template <class U>

@@ -67,6 +67,14 @@ struct search_tuning {
   // estimate: thrust's per-query binary search took 35 ps per query at 16 u32 keys per query
   // on the H100 (0.594 ms for 2^24 queries), streaming at ~3 TB/s costs 35 ps per ~100 bytes.
   static constexpr int stage_bytes_per_query = 96;
+  // Up to this many tiles per SM, one thread per query searches the whole range instead: a
+  // grid of few tiles leaves most SMs idle while each block searches 2048 queries one after
+  // another. H100, u32 keys, n = 16 m, ms, tiles / one thread per query (sorted; unsorted):
+  // m = 2^13 (4 tiles) 0.033 / 0.011 (0.037 / 0.011), 2^17 (64) 0.036 / 0.012 (0.049 /
+  // 0.018), 2^19 (256) 0.045 / 0.027 (0.080 / 0.071), 2^20 (512) 0.063 / 0.055 (0.159 /
+  // 0.156), 2^21 (1024) 0.101 / 0.093 (0.354 / 0.369), 2^22 (2048) 0.171 / 0.170 (0.829 /
+  // 0.872), 2^24 0.577 / 0.637 (5.18 / 5.68): bench/results/2026-11-24-h100-search-per-query.md.
+  static constexpr int per_query_max_tiles_per_sm = 4;
 };
 
 }  // namespace parprim::cuda_tuning
