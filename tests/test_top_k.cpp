@@ -236,8 +236,10 @@ TEST_P(TopK, PairsBadArgumentsThrowAndWriteNothing) {
 }
 
 // Segmented top-k against the same oracle applied to each segment: empty segments, segments
-// shorter than k (all their elements, slots after them untouched), one segment, k = 1 and
-// k = n, offsets not starting at 0; keys and pairs, sorted and in input order.
+// shorter than k (all their elements, slots after them untouched), one segment, k = 1, 7, 32
+// and k = n, offsets not starting at 0; keys and pairs, sorted and in input order. Segments
+// of up to 300 elements and of up to 2000 (a mean over 256: on CUDA, for k <= 32, the block
+// per segment; the others take the segmented sort).
 template <class K>
 void check_segmented(const context& ctx, std::uint64_t seed) {
   std::mt19937_64 g(seed);
@@ -253,11 +255,15 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
     while (mixed.back() < n) mixed.push_back(std::min(n, mixed.back() + std::int64_t(g() % 300)));
     mixed.push_back(n);  // an empty segment at the end
     layouts.push_back(mixed);
+    std::vector<std::int64_t> longer{std::min<std::int64_t>(n, 1)};
+    while (longer.back() < n) longer.push_back(std::min(n, longer.back() + std::int64_t(g() % 2000)));
+    layouts.push_back(longer);
     for (const auto& offsets : layouts) {
       const std::int64_t segments = std::int64_t(offsets.size()) - 1;
       auto off = buffer<std::int64_t>::from_host(ctx, offsets);
       // k = n up to 4097 (larger k only makes the oracle's vectors larger).
-      for (std::int64_t k : {std::int64_t(1), std::int64_t(7), std::clamp<std::int64_t>(n, 1, 4097)}) {
+      for (std::int64_t k :
+           {std::int64_t(1), std::int64_t(7), std::int64_t(32), std::clamp<std::int64_t>(n, 1, 4097)}) {
         for (bool largest : {true, false}) {
           for (bool sorted : {true, false}) {
             const sort_order order = largest ? sort_order::descending : sort_order::ascending;

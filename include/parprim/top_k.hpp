@@ -21,10 +21,13 @@
 //
 // Segmented algorithm: on the CPU, one parallel loop over segments, each a heap of the k
 // smallest (key image, position) pairs kept in one read of the segment (for k above a
-// sixteenth of the segment, nth_element over all its pairs and a sort of the k). On CUDA, a stable segmented_sort_pairs of (key, position) and
-// a slice of each segment's first k positions (then, for unsorted output, a sort of those
-// positions), then a gather: the cost of a segmented sort, plus a copy of the covered keys
-// and positions (4-byte keys there need offsets[S] <= 2^32).
+// sixteenth of the segment, nth_element over all its pairs and a sort of the k). On CUDA, for
+// k <= 32 and segments of 256 or more elements on average: one block per segment, each warp
+// keeping its best k candidates in registers, in one read of the keys. Otherwise a stable
+// segmented_sort_pairs of (key, position) and a slice of each segment's first k positions
+// (then, for unsorted output, a sort of those positions), then a gather: the cost of a
+// segmented sort, plus a copy of the covered keys and positions (4-byte keys there need
+// offsets[S] <= 2^32).
 //
 // Algorithm on the CPU: first a threshold from a fixed sample of 8192 keys, set so that at
 // least k and few keys reach it (the sampled k-th key plus four standard deviations); one

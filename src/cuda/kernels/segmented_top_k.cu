@@ -1,7 +1,9 @@
-// CUDA segmented top-k by composition: a stable segmented sort of (key, position) puts each
-// segment's chosen elements first (ties by position, as the contract asks); a slice keeps the
-// first min(k, length) positions of every segment in slots s*k ...; for input order those
-// positions are sorted per segment; a gather writes keys and values.
+// CUDA segmented top-k. For k <= 32 and segments of 256 or more elements on average, one
+// block per segment keeps each warp's best candidates in registers (segmented_top_k.cuh).
+// Otherwise by composition: a stable segmented sort of (key, position) puts each segment's
+// chosen elements first (ties by position, as the contract asks); a slice keeps the first
+// min(k, length) positions of every segment in slots s*k ...; for input order those positions
+// are sorted per segment; a gather writes keys and values.
 #include <algorithm>
 #include <type_traits>
 
@@ -9,6 +11,7 @@
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/segmented_sort.hpp"
+#include "cuda/kernels/segmented_top_k.cuh"
 #include "cuda/top_k_backend.hpp"
 #include "parprim/types.hpp"
 
@@ -16,6 +19,10 @@ namespace parprim::cuda_kernels::segmented_top_k {
 
 constexpr int threads = 256;
 constexpr std::int64_t max_blocks = std::int64_t(1) << 20;  // grid-stride beyond
+// The block per segment from this many elements per segment on average: shorter segments would
+// leave most of its 8 warps without a batch (the composition ranks short segments by warps).
+constexpr std::int64_t select_min_mean_length = 256;
+constexpr int select_blocks_per_sm = 8;
 
 template <class P>
 __global__ void __launch_bounds__(threads)
@@ -81,6 +88,14 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   const char* who = "segmented_top_k";
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
+  if (k <= select_max_k && segments > 0 && last - first >= select_min_mean_length * segments) {
+    const std::int64_t blocks =
+        std::min<std::int64_t>(segments, std::int64_t(ctx.multiprocessors()) * select_blocks_per_sm);
+    select_kernel<K, W><<<unsigned(blocks), select_threads, 0, stream>>>(
+        in, values, offsets, segments, int(k), out, out_values, largest, sorted);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    return;
+  }
   // Keys and positions at their own indices, so the caller's offsets apply unchanged. From
   // the caching allocator: the sorts below take the workspace.
   detail::temp_memory keys(ctx, nullptr, std::size_t(last) * sizeof(K));
