@@ -18,6 +18,8 @@ struct key_order {
   PARPRIM_HD bool less(U a, U b) const {
     return ordered_bits(a, kind, descending) < ordered_bits(b, kind, descending);
   }
+  // As a comparator (the merge path searches of parprim/cuda/detail/merge_path_warp.cuh).
+  PARPRIM_HD bool operator()(U a, U b) const { return less(a, b); }
 };
 
 // First i in [0, n) with !(a[i] < q) (lower) or q < a[i] (upper); n if none.

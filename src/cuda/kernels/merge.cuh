@@ -41,12 +41,6 @@ __device__ void check_pair_at(const U* x, std::int64_t n, std::int64_t first,
     atomicMin(word, static_cast<unsigned long long>(first - 1));
 }
 
-template <class U>
-struct order_less {
-  detail::key_order<U> ord;
-  PARPRIM_HD bool operator()(U x, U y) const { return ord.less(x, y); }
-};
-
 // Splits of the tile boundaries; the searcher of each (lane 0 of its warp when by_warp) also
 // checks the pairs of a and of b across it, which no merge block holds both halves of.
 template <class U>
@@ -57,8 +51,7 @@ __global__ void __launch_bounds__(tuning::partition_threads)
   const std::int64_t t = cuda_prim::partition_boundary(by_warp);
   if (t > tiles) return;  // whole warps when by_warp
   const std::int64_t diag = t * tile < na + nb ? t * tile : na + nb;
-  const std::int64_t split =
-      cuda_prim::merge_path_split(a, na, b, nb, diag, order_less<U>{ord}, by_warp);
+  const std::int64_t split = cuda_prim::merge_path_split(a, na, b, nb, diag, ord, by_warp);
   if (!cuda_prim::stores_split(by_warp)) return;
   splits[t] = split;
   check_pair_at(a, na, split, ord, unsorted_a);
