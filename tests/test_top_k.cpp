@@ -235,11 +235,50 @@ TEST_P(TopK, PairsBadArgumentsThrowAndWriteNothing) {
   EXPECT_TRUE(untouched(vout));
 }
 
+// segmented_top_k and its pairs form (values: the positions; with a workspace) on one layout
+// and k, largest and smallest, sorted and in input order, against the oracle on each segment.
+template <class K>
+void expect_segmented(const context& ctx, const std::vector<K>& x, const buffer<K>& in,
+                      const buffer<std::int32_t>& vin, const std::vector<std::int64_t>& offsets,
+                      std::int64_t k) {
+  const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+  auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+  workspace ws(ctx);  // the pairs form's: one buffer for every temporary of a call
+  for (bool largest : {true, false}) {
+    for (bool sorted : {true, false}) {
+      const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+      std::vector<K> want(static_cast<std::size_t>(segments * k), K(99));
+      std::vector<std::int32_t> want_ids(want.size(), -1);
+      for (std::int64_t s = 0; s < segments; ++s) {
+        std::vector<K> seg(x.begin() + offsets[s], x.begin() + offsets[s + 1]);
+        const auto ranked = reference::ranked_positions(seg, largest);
+        const std::int64_t m = std::min<std::int64_t>(k, std::int64_t(seg.size()));
+        const auto pos = m ? reference::top_k_positions(ranked, m, sorted) : std::vector<std::int64_t>{};
+        for (std::int64_t j = 0; j < m; ++j) {
+          want[s * k + j] = seg[pos[j]];
+          want_ids[s * k + j] = std::int32_t(offsets[s] + pos[j]);
+        }
+      }
+      const std::string where = std::string(type_name<K>()) + " n=" + std::to_string(x.size()) +
+                                " segments=" + std::to_string(segments) + " k=" + std::to_string(k) +
+                                (largest ? " largest" : " smallest") + (sorted ? " sorted" : " unsorted");
+      auto out = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
+      segmented_top_k<K>(ctx, in, off, k, out, order, sorted);
+      EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
+      auto kout = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
+      auto vout = buffer<std::int32_t>::from_host(ctx, std::vector<std::int32_t>(want.size(), -1));
+      segmented_top_k_pairs<K, std::int32_t>(ctx, in, vin, off, k, kout, vout, order, sorted, &ws);
+      EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
+      EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
+    }
+  }
+}
+
 // Segmented top-k against the same oracle applied to each segment: empty segments, segments
 // shorter than k (all their elements, slots after them untouched), one segment, k = 1, 7, 32
 // and k = n, offsets not starting at 0; keys and pairs, sorted and in input order. Segments
-// of up to 300 elements and of up to 2000 (a mean over 256: on CUDA, for k <= 32, the block
-// per segment; the others take the segmented sort).
+// of up to 300 elements, of up to 2000, and one long segment among short ones (a mean over
+// 256: on CUDA, for k <= 32, the chunked select; the others take the segmented sort).
 template <class K>
 void check_segmented(const context& ctx, std::uint64_t seed) {
   std::mt19937_64 g(seed);
@@ -258,42 +297,19 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
     std::vector<std::int64_t> longer{std::min<std::int64_t>(n, 1)};
     while (longer.back() < n) longer.push_back(std::min(n, longer.back() + std::int64_t(g() % 2000)));
     layouts.push_back(longer);
-    for (const auto& offsets : layouts) {
-      const std::int64_t segments = std::int64_t(offsets.size()) - 1;
-      auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+    // One long segment among short ones (a mean over 256 from n = 4097): on CUDA it crosses
+    // many chunks of the select, whose lists a second pass merges.
+    std::vector<std::int64_t> skewed{0};
+    for (int j = 0; j < 8; ++j) skewed.push_back(std::min(n, skewed.back() + std::int64_t(g() % 5)));
+    skewed.push_back(std::max(skewed.back(), n - 40));
+    for (int j = 0; j < 2; ++j) skewed.push_back(std::min(n, skewed.back() + std::int64_t(g() % 20)));
+    skewed.push_back(n);
+    layouts.push_back(skewed);
+    for (const auto& offsets : layouts)
       // k = n up to 4097 (larger k only makes the oracle's vectors larger).
       for (std::int64_t k :
-           {std::int64_t(1), std::int64_t(7), std::int64_t(32), std::clamp<std::int64_t>(n, 1, 4097)}) {
-        for (bool largest : {true, false}) {
-          for (bool sorted : {true, false}) {
-            const sort_order order = largest ? sort_order::descending : sort_order::ascending;
-            std::vector<K> want(static_cast<std::size_t>(segments * k), K(99));
-            std::vector<std::int32_t> want_ids(want.size(), -1);
-            for (std::int64_t s = 0; s < segments; ++s) {
-              std::vector<K> seg(x.begin() + offsets[s], x.begin() + offsets[s + 1]);
-              const auto ranked = reference::ranked_positions(seg, largest);
-              const std::int64_t m = std::min<std::int64_t>(k, std::int64_t(seg.size()));
-              const auto pos = m ? reference::top_k_positions(ranked, m, sorted) : std::vector<std::int64_t>{};
-              for (std::int64_t j = 0; j < m; ++j) {
-                want[s * k + j] = seg[pos[j]];
-                want_ids[s * k + j] = std::int32_t(offsets[s] + pos[j]);
-              }
-            }
-            const std::string where = std::string(type_name<K>()) + " n=" + std::to_string(n) + " segments=" +
-                                      std::to_string(segments) + " k=" + std::to_string(k) +
-                                      (largest ? " largest" : " smallest") + (sorted ? " sorted" : " unsorted");
-            auto out = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
-            segmented_top_k<K>(ctx, in, off, k, out, order, sorted);
-            EXPECT_TRUE(same_bits(out.to_host(), want)) << where;
-            auto kout = buffer<K>::from_host(ctx, std::vector<K>(want.size(), K(99)));
-            auto vout = buffer<std::int32_t>::from_host(ctx, std::vector<std::int32_t>(want.size(), -1));
-            segmented_top_k_pairs<K, std::int32_t>(ctx, in, vin, off, k, kout, vout, order, sorted);
-            EXPECT_TRUE(same_bits(kout.to_host(), want)) << where << " pairs keys";
-            EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
-          }
-        }
-      }
-    }
+           {std::int64_t(1), std::int64_t(7), std::int64_t(32), std::clamp<std::int64_t>(n, 1, 4097)})
+        expect_segmented(ctx, x, in, vin, offsets, k);
   }
 }
 
@@ -324,6 +340,35 @@ PARPRIM_TOP_K_TYPE_TESTS(std::int64_t, i64)
 PARPRIM_TOP_K_TYPE_TESTS(std::uint64_t, u64)
 PARPRIM_TOP_K_TYPE_TESTS(double, f64)
 #undef PARPRIM_TOP_K_TYPE_TESTS
+
+// Long segments, alone, with short ones and with a shorter long one: on the CPU a segment of
+// at least twice max(2^16, 16 k) elements is selected by parts on all threads and merged (two
+// threads or more: the default context); on CUDA a segment crosses many chunks. k = 5000
+// makes the CPU's parts longer than 2^16.
+template <class K>
+void check_long_segments(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = (std::int64_t(1) << 18) + (std::int64_t(1) << 16) + 3;
+  if (n > testing::max_test_size()) return;
+  auto x = make_keys<K>(n, seed);
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+  auto in = buffer<K>::from_host(ctx, x);
+  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  const std::vector<std::vector<std::int64_t>> layouts{
+      {0, n}, {0, 3, 3, 70, n - 200, n - 7, n}, {5, 150'001, n}};
+  for (const auto& offsets : layouts)
+    for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(5000)})
+      expect_segmented(ctx, x, in, vin, offsets, k);
+}
+
+TEST_P(TopK, SegmentedLongSegments) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check_long_segments<float>(ctx, seed);
+  check_long_segments<std::uint64_t>(ctx, seed + 1);
+}
 
 TEST_P(TopK, SegmentedBadArgumentsThrowAndWriteNothing) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());

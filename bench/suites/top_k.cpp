@@ -1,8 +1,9 @@
 // `parprim bench top_k`: the k largest of n f32 (k = 1, 32, 1024, 2^16, sorted output) by
 // radix select, top_k and top_k_pairs (u32 values), against sorting all n and slicing (CUB
 // DeviceRadixSort::SortKeysDescending / SortPairsDescending on the GPU; std::partial_sort, the
-// sequential baseline, on the CPU); segmented_top_k over segments of 4096 (k = 1, 32, 1024) vs
-// parprim's segmented_sort of a copy (the slice not timed).
+// sequential baseline, on the CPU); segmented_top_k over segments of 4096, one segment, and
+// one long segment before segments of 4096 (k = 1, 32, 1024) vs parprim's segmented_sort of a
+// copy (the slice not timed).
 // Every row's output (filled with 0xFF bytes, NaNs, before the timed calls) must be bitwise the
 // yardstick's first k keys (and values), of each segment for segmented_top_k
 // ("matches_segmented_sort"): check_figure in engine.hpp.
@@ -169,57 +170,74 @@ void run_top_k_pairs(session& s) {
   t.print();
 }
 
-// segmented_top_k (k largest of every segment, sorted) over segments of 4096 f32, against
+// The segment layouts of the segmented_top_k rows: segments of 4096, a single segment, and
+// half of the keys in one segment followed by segments of 4096.
+std::vector<std::int64_t> segment_offsets(const std::string& layout, std::int64_t n) {
+  constexpr std::int64_t length = 4096;
+  std::vector<std::int64_t> offsets{0};
+  if (layout == "one_segment") {
+    offsets.push_back(n);
+    return offsets;
+  }
+  if (layout == "skewed") offsets.push_back(n / 2);
+  for (std::int64_t p = offsets.back() + length; p < n; p += length) offsets.push_back(p);
+  offsets.push_back(n);
+  return offsets;
+}
+
+// segmented_top_k (k largest of every segment, sorted) in each layout above, f32, against
 // parprim's own segmented_sort of a copy of the keys (descending) with the slice left out:
 // the sort-then-slice a caller would write otherwise.
 void run_segmented_top_k(session& s) {
   const context& ctx = s.ctx();
   std::vector<std::int64_t> defaults = {1 << 24};
   if (!s.on_gpu()) defaults = {1 << 20};
-  table t("segmented_top_k (k largest of each segment of 4096, sorted), f32, on " + ctx.name(),
-          {"n", "k", "ms", "GB/s", "segmented_sort ms", "vs yardstick", "same as segmented_sort"});
-  constexpr std::int64_t length = 4096;
+  table t("segmented_top_k (k largest of each segment, sorted), f32, on " + ctx.name() +
+              "; layouts: len_4096 = segments of 4096, one_segment, skewed = half the keys in one "
+              "segment and the rest in segments of 4096",
+          {"layout", "n", "k", "ms", "GB/s", "segmented_sort ms", "vs yardstick", "same as segmented_sort"});
   for (std::int64_t n : s.sizes_or(defaults, 4 * 2)) {
     auto x = random_data<float>(n, 23);
     auto in = buffer<float>::from_host(ctx, x);
-    std::vector<std::int64_t> offsets;
-    for (std::int64_t p = 0; p < n; p += length) offsets.push_back(p);
-    offsets.push_back(n);
-    const std::int64_t segments = std::int64_t(offsets.size()) - 1;
-    auto off = buffer<std::int64_t>::from_host(ctx, offsets);
     workspace ws(ctx);
     buffer<float> work(ctx, n);
     const double copy_ms = s.time_ms([&] { ctx.copy(work.data(), in.data(), in.bytes()); });
-    const double sort_ms = std::max(s.time_ms([&] {
-      ctx.copy(work.data(), in.data(), in.bytes());
-      segmented_sort<float>(ctx, work, off, sort_order::descending, &ws);
-    }) - copy_ms, 1e-6);
-    const std::vector<float> sorted = work.to_host();  // each segment in descending order
-    for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(1024)}) {
-      buffer<float> out(ctx, segments * k);
-      out.fill_bytes(0xFF);
-      const double ms = s.time_ms([&] { segmented_top_k<float>(ctx, in, off, k, out, sort_order::descending, true, &ws); });
-      // Each segment's first min(k, length) keys; slots past a shorter last segment keep
-      // their 0xFF bytes.
-      std::vector<float> want(std::size_t(segments * k));
-      std::memset(want.data(), 0xFF, want.size() * sizeof(float));
-      for (std::int64_t g = 0; g < segments; ++g)
-        std::copy_n(sorted.begin() + offsets[g], std::min(k, offsets[g + 1] - offsets[g]), want.begin() + g * k);
-      const verdict check = exact(same_bits(out.to_host(), want));
-      row r;
-      r.primitive = "segmented_top_k";
-      r.variant = "len_4096";
-      r.type = "f32";
-      r.n = n;
-      r.ms = ms;
-      r.gbps = 4.0 * double(n) / (ms * 1e6);
-      r.yardstick = "segmented_sort_then_slice";
-      r.yardstick_ms = sort_ms;
-      r.extra["k"] = double(k);
-      record_check(r, "matches_segmented_sort", check);
-      s.add(std::move(r));
-      t.add({fmt_int(n), fmt_int(k), fmt(ms, 4), fmt(4.0 * double(n) / (ms * 1e6), 0), fmt(sort_ms, 4),
-             fmt(sort_ms / ms, 2), check_cell(check.matches)});
+    for (const std::string layout : {"len_4096", "one_segment", "skewed"}) {
+      const std::vector<std::int64_t> offsets = segment_offsets(layout, n);
+      const std::int64_t segments = std::int64_t(offsets.size()) - 1;
+      auto off = buffer<std::int64_t>::from_host(ctx, offsets);
+      const double sort_ms = std::max(s.time_ms([&] {
+        ctx.copy(work.data(), in.data(), in.bytes());
+        segmented_sort<float>(ctx, work, off, sort_order::descending, &ws);
+      }) - copy_ms, 1e-6);
+      const std::vector<float> sorted = work.to_host();  // each segment in descending order
+      for (std::int64_t k : {std::int64_t(1), std::int64_t(32), std::int64_t(1024)}) {
+        buffer<float> out(ctx, segments * k);
+        out.fill_bytes(0xFF);
+        const double ms =
+            s.time_ms([&] { segmented_top_k<float>(ctx, in, off, k, out, sort_order::descending, true, &ws); });
+        // Each segment's first min(k, length) keys; slots past a shorter segment keep their
+        // 0xFF bytes.
+        std::vector<float> want(std::size_t(segments * k));
+        std::memset(want.data(), 0xFF, want.size() * sizeof(float));
+        for (std::int64_t g = 0; g < segments; ++g)
+          std::copy_n(sorted.begin() + offsets[g], std::min(k, offsets[g + 1] - offsets[g]), want.begin() + g * k);
+        const verdict check = exact(same_bits(out.to_host(), want));
+        row r;
+        r.primitive = "segmented_top_k";
+        r.variant = layout;
+        r.type = "f32";
+        r.n = n;
+        r.ms = ms;
+        r.gbps = 4.0 * double(n) / (ms * 1e6);
+        r.yardstick = "segmented_sort_then_slice";
+        r.yardstick_ms = sort_ms;
+        r.extra["k"] = double(k);
+        record_check(r, "matches_segmented_sort", check);
+        s.add(std::move(r));
+        t.add({layout, fmt_int(n), fmt_int(k), fmt(ms, 4), fmt(4.0 * double(n) / (ms * 1e6), 0), fmt(sort_ms, 4),
+               fmt(sort_ms / ms, 2), check_cell(check.matches)});
+      }
     }
   }
   t.print();

@@ -10,8 +10,7 @@
 //     selection image until few elements are left in play, which are then copied out and
 //     decided among themselves; a last pass places every chosen element in input order.
 // Either way ties at the k-th key go to the earliest elements, and blocks depend on n only.
-// Segmented top-k: one selection per segment (a heap of k in one read, or nth_element for
-// large k).
+// Segmented top-k is in segmented_top_k.cpp.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -21,33 +20,15 @@
 
 #include "cpu/parallel.hpp"
 #include "cpu/top_k_backend.hpp"
+#include "cpu/top_k_common.hpp"
 
 namespace parprim::cpu_backend {
 
 namespace {
 
-constexpr std::int64_t block = 1 << 16;
+using namespace top_k_detail;
 
-// Calls f(image) with the selection-image map of the keys as a callable whose kind and
-// direction are compile-time constants, so loops over it vectorize.
-template <class U, class F>
-void with_image_map(detail::key_kind kind, bool largest, F&& f) {
-  auto map = [&](auto kind_constant, auto largest_constant) {
-    using kind_c = decltype(kind_constant);
-    using largest_c = decltype(largest_constant);
-    f([](U raw) { return detail::ordered_bits(raw, kind_c::value, largest_c::value); });
-  };
-  auto by_kind = [&](auto largest_constant) {
-    using K = detail::key_kind;
-    switch (kind) {
-      case K::signed_int: return map(std::integral_constant<K, K::signed_int>{}, largest_constant);
-      case K::floating: return map(std::integral_constant<K, K::floating>{}, largest_constant);
-      default: return map(std::integral_constant<K, K::unsigned_int>{}, largest_constant);
-    }
-  };
-  if (largest) by_kind(std::true_type{});
-  else by_kind(std::false_type{});
-}
+constexpr std::int64_t block = 1 << 16;
 
 // Elements sought by a pass are often rare (candidates, elements still in play), so each run
 // of `scan_chunk` elements is first counted with a loop the compiler vectorizes (no branch, no
@@ -153,15 +134,6 @@ constexpr std::int64_t sample_size = 8192;
 // Candidates beyond n / this abandon the sampled path: the selection among them would cost as
 // much as radix select (many equal keys, or a sample that misjudged the input).
 constexpr std::int64_t candidate_fraction = 16;
-
-template <class U>
-struct candidate {
-  U image;
-  std::int64_t position;
-  bool operator<(const candidate& o) const {
-    return image != o.image ? image < o.image : position < o.position;
-  }
-};
 
 // The r-th smallest of the candidates (1 <= r <= their count). Pairs are distinct, so exactly
 // r of them are at or below it.
@@ -311,48 +283,6 @@ void place_by_candidates(const context& ctx, const U* in, const W* values, std::
   });
 }
 
-// A segment's m chosen (image, position) pairs come from a heap of m kept while reading the
-// segment once when m is at most length / this, else from nth_element over all its pairs and
-// a sort of the m. 2^24 f32 in segments of 4096 on 2 threads: a partial sort of all pairs
-// against nth_element + sort, k = 1 12.6 vs 57.5 ms, k = 32 26.7 vs 59.6 ms, k = 1024 329.6
-// vs 139.5 ms; the heap in one read instead of the partial sort, k = 1 12.7-12.9 -> 5.3-5.7
-// ms, k = 32 26.2-27.2 -> 18.3-19.8 ms.
-constexpr std::int64_t partial_sort_ratio = 16;
-
-// The m smallest pairs of in[begin, begin + length), ascending, from one read: a max-heap of
-// the m smallest so far, which an element replaces only when its image is smaller than the
-// heap's largest (an equal image comes later, so its pair is larger: ties stay with the
-// earliest, as the contract asks).
-template <class U, class ImageOf>
-std::vector<candidate<U>> smallest_by_heap(const U* in, std::int64_t begin, std::int64_t length,
-                                        std::int64_t m, ImageOf image_of) {
-  std::vector<candidate<U>> heap(static_cast<std::size_t>(m));
-  for (std::int64_t i = 0; i < m; ++i) heap[i] = {image_of(in[begin + i]), begin + i};
-  std::make_heap(heap.begin(), heap.end());
-  for (std::int64_t i = m; i < length; ++i) {
-    const U image = image_of(in[begin + i]);
-    if (image < heap.front().image) {
-      std::pop_heap(heap.begin(), heap.end());
-      heap.back() = {image, begin + i};
-      std::push_heap(heap.begin(), heap.end());
-    }
-  }
-  std::sort_heap(heap.begin(), heap.end());
-  return heap;
-}
-
-// The m smallest pairs of the segment, ascending when `sorted`, else in any order.
-template <class U, class ImageOf>
-std::vector<candidate<U>> smallest_by_selection(const U* in, std::int64_t begin, std::int64_t length,
-                                             std::int64_t m, bool sorted, ImageOf image_of) {
-  std::vector<candidate<U>> v(static_cast<std::size_t>(length));
-  for (std::int64_t i = 0; i < length; ++i) v[i] = {image_of(in[begin + i]), begin + i};
-  std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
-  v.resize(static_cast<std::size_t>(m));
-  if (sorted) std::sort(v.begin(), v.end());
-  return v;
-}
-
 }  // namespace
 
 template <class U, class W>
@@ -364,39 +294,9 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   else place_by_candidates(ctx, in, values, n, sel, out, out_values, kind, largest);
 }
 
-// Each segment on its own, its chosen pairs in key order (sorted) or by position.
-template <class U, class W>
-void segmented_top_k(const context& ctx, const U* in, const W* values,
-                     const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
-                     W* out_values, detail::key_kind kind, bool largest, bool sorted) {
-  // Threads by the elements covered, not the segment count; dynamic chunks, as segment
-  // lengths may differ widely.
-  const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
-  with_image_map<U>(kind, largest, [&](auto image_of) {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-    for (std::int64_t s = 0; s < segments; ++s) {
-      const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
-      const std::int64_t m = std::min(k, length);
-      if (m == 0) continue;
-      std::vector<candidate<U>> chosen = m * partial_sort_ratio <= length
-                                          ? smallest_by_heap(in, begin, length, m, image_of)
-                                          : smallest_by_selection(in, begin, length, m, sorted, image_of);
-      if (!sorted)
-        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
-      for (std::int64_t j = 0; j < m; ++j) {
-        out[s * k + j] = in[chosen[j].position];
-        if (out_values) out_values[s * k + j] = values[chosen[j].position];
-      }
-    }
-  });
-}
-
 #define PARPRIM_INSTANTIATE(U, W)                                                             \
   template void top_k<U, W>(const context&, const U*, const W*, std::int64_t, std::int64_t, U*, \
-                            W*, detail::key_kind, bool);                                        \
-  template void segmented_top_k<U, W>(const context&, const U*, const W*,                       \
-                                      const std::int64_t*, std::int64_t, std::int64_t, U*, W*,   \
-                                      detail::key_kind, bool, bool);
+                            W*, detail::key_kind, bool);
 PARPRIM_INSTANTIATE(std::uint32_t, std::uint32_t)
 PARPRIM_INSTANTIATE(std::uint32_t, std::uint64_t)
 PARPRIM_INSTANTIATE(std::uint64_t, std::uint32_t)

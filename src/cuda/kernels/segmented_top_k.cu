@@ -1,5 +1,5 @@
-// CUDA segmented top-k. For k <= 32 and segments of 256 or more elements on average, one
-// block per segment keeps each warp's best candidates in registers (segmented_top_k.cuh).
+// CUDA segmented top-k. For k <= 32 and segments of 256 or more elements on average, blocks over
+// equal chunks of the keys keep each warp's best candidates in registers (segmented_top_k.cuh).
 // Otherwise by composition: a stable segmented sort of (key, position) puts each segment's
 // chosen elements first (ties by position, as the contract asks); a slice keeps the first
 // min(k, length) positions of every segment in slots s*k ...; for input order those positions
@@ -19,10 +19,13 @@ namespace parprim::cuda_kernels::segmented_top_k {
 
 constexpr int threads = 256;
 constexpr std::int64_t max_blocks = std::int64_t(1) << 20;  // grid-stride beyond
-// The block per segment from this many elements per segment on average: shorter segments would
-// leave most of its 8 warps without a batch (the composition ranks short segments by warps).
+// The chunked select from this many elements per segment on average: a block takes a chunk's
+// segments one at a time, and shorter ones would leave most of its 8 warps without a batch (the
+// composition ranks short segments by warps).
 constexpr std::int64_t select_min_mean_length = 256;
-constexpr int select_blocks_per_sm = 8;
+// One chunk per resident block, of at least this many elements (8 batches per warp): smaller
+// chunks would add lists for pass 2 to merge without adding blocks that run at once.
+constexpr std::int64_t select_min_chunk = 2048;
 
 template <class P>
 __global__ void __launch_bounds__(threads)
@@ -73,6 +76,38 @@ inline unsigned grid_for(std::int64_t n) {
   return unsigned(std::max<std::int64_t>(1, std::min(ceil_div(n, threads), max_blocks)));
 }
 
+// The two passes of segmented_top_k.cuh: the keys in one chunk per resident block, then the
+// segments that cross a chunk boundary merged from their lists (none when one chunk holds all).
+template <class K, class W>
+void select_by_chunks(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
+                      std::int64_t segments, std::int64_t first, std::int64_t last, int k, K* out,
+                      W* out_values, bool largest, bool sorted, workspace* ws) {
+  using U = detail::key_word_t<K>;
+  const char* who = "segmented_top_k";
+  cudaStream_t stream = stream_of(ctx);
+  int per_sm = 0;  // 5 on the H100 (48 registers a thread)
+  PARPRIM_CUDA_CHECK(ctx.name(), who,
+                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, select_chunks_kernel<K, W>,
+                                                                   select_threads, 0));
+  const std::int64_t resident = std::int64_t(ctx.multiprocessors()) * std::max(per_sm, 1);
+  const std::int64_t chunk = std::max(select_min_chunk, ceil_div(last - first, resident));
+  const std::int64_t chunks = ceil_div(last - first, chunk);
+  const std::int64_t slots = 2 * chunks;
+  // One reservation: a workspace holds one buffer at a time.
+  const std::size_t list_entries = std::size_t(slots) * select_max_k;
+  detail::temp_memory lists(ctx, ws, list_entries * (sizeof(std::int64_t) + sizeof(U)) + std::size_t(slots) * sizeof(int));
+  std::int64_t* positions = lists.as<std::int64_t>();
+  U* scores = reinterpret_cast<U*>(positions + list_entries);
+  const partial_lists<U> partial{scores, positions, reinterpret_cast<int*>(scores + list_entries)};
+  select_chunks_kernel<K, W><<<unsigned(chunks), select_threads, 0, stream>>>(
+      in, values, offsets, segments, first, last, chunk, k, largest, sorted, out, out_values, partial);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  if (chunks == 1) return;
+  merge_partials_kernel<K, W><<<unsigned(std::min(segments, resident)), select_threads, 0, stream>>>(
+      in, values, offsets, segments, first, chunk, k, sorted, out, out_values, partial);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+}
+
 }  // namespace parprim::cuda_kernels::segmented_top_k
 
 namespace parprim::cuda_backend {
@@ -89,11 +124,8 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   use_device(ctx, who);
   cudaStream_t stream = stream_of(ctx);
   if (k <= select_max_k && segments > 0 && last - first >= select_min_mean_length * segments) {
-    const std::int64_t blocks =
-        std::min<std::int64_t>(segments, std::int64_t(ctx.multiprocessors()) * select_blocks_per_sm);
-    select_kernel<K, W><<<unsigned(blocks), select_threads, 0, stream>>>(
-        in, values, offsets, segments, int(k), out, out_values, largest, sorted);
-    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    select_by_chunks(ctx, in, values, offsets, segments, first, last, int(k), out, out_values, largest,
+                     sorted, ws);
     return;
   }
   // Keys and positions at their own indices, so the caller's offsets apply unchanged. From

@@ -1,20 +1,25 @@
-// Segmented top-k for k <= 32 (segmented_top_k.cu): one block per segment, no sort.
+// Segmented top-k for k <= 32 (segmented_top_k.cu): blocks over equal chunks of the keys, no
+// sort.
 //
-// Each warp of the block reads every eighth 32-element batch of the segment and keeps the best
-// candidates it has seen as a list of at most k entries, one per lane in order (lane j holds the
-// j-th best). A candidate is a score (the key's image in radix_sort's order, inverted when the
-// smallest are asked for) and its position; a candidate is ahead of another when its score is
-// higher or equal with an earlier position, which is the contract's tie rule. A batch costs one
-// coalesced load and one ballot against the list's k-th entry; only the elements that beat it
-// enter, each by one ballot (its place) and one shift of the list (shuffles). The other warps'
-// lists then enter warp 0's the same way, and warp 0 writes the keys (and values) of its list:
-// in list order for sorted output, else at their rank by position.
+// A block takes its chunk's part of each segment in turn. Each warp reads every eighth 32-element
+// batch of the part and keeps the best candidates it has seen as a list of at most k entries,
+// one per lane in order (lane j holds the j-th best). A candidate is a score (the key's image in
+// radix_sort's order, inverted when the smallest are asked for) and its position; a candidate is
+// ahead of another when its score is higher or equal with an earlier position, which is the
+// contract's tie rule. A batch costs one coalesced load and one ballot against the list's k-th
+// entry; only the elements that beat it enter, each by one ballot (its place) and one shift of
+// the list (shuffles). The other warps' lists then enter warp 0's the same way. A segment that
+// lies inside the chunk is written from that list: in list order for sorted output, else at
+// their rank by position. The list of a segment that crosses a chunk boundary is kept, and a
+// second pass merges a segment's lists the same way and writes it.
 //
 // Why (H100, 2026-11-23-h100-top_k-scan-counts.json): by composition (a stable segmented sort
 // of (key, position), a slice, a gather) segments of 4096 at 2^28 took 21.4 ms for k = 1, more
 // than the segmented sort alone (19.3 ms). Reading the keys once, with few insertions after a
 // list fills (about k ln(length / k) for keys in random order), this kernel is bound by that
 // read. Input sorted against the order asked for is its worst case: every element enters.
+// Chunks, not one block per segment (2026-11-25-h100-segmented-top-k-chunks.md): a segment
+// far longer than the others, or a single segment, had one SM to itself.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,7 @@ namespace parprim::cuda_kernels::segmented_top_k {
 constexpr int select_threads = 256;
 constexpr int select_warps = select_threads / 32;
 constexpr int select_max_k = 32;  // one list entry per lane
+constexpr int select_loads_in_flight = 2;  // batches each warp loads before offering them
 constexpr unsigned all_lanes = 0xffffffffu;
 
 template <class U>
@@ -90,48 +96,163 @@ struct warp_list {
   }
 };
 
-// Block b takes segments b, b + gridDim.x, ...; out holds k slots per segment.
+// The best k of a block's elements, collected in warp 0's list. Every warp keeps a list; the
+// other warps' lists enter warp 0's through shared memory. Called by the whole block.
+template <class U>
+struct block_lists {
+  U score[select_warps][32];
+  std::int64_t pos[select_warps][32];
+  int held[select_warps];
+
+  __device__ __forceinline__ void gather_into_warp0(warp_list<U>& list, int k) {
+    const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x & 31);
+    if (warp > 0) {
+      score[warp][lane] = list.score;
+      pos[warp][lane] = list.pos;
+      if (lane == 0) held[warp] = list.held;
+    }
+    __syncthreads();
+    if (warp == 0)
+      for (int w = 1; w < select_warps; ++w) list.offer_batch(lane < held[w], score[w][lane], pos[w][lane], k);
+    __syncthreads();  // read before the next use writes
+  }
+};
+
+// The best k of in[lo, hi): batch b (32 elements) goes to warp b % select_warps, and each warp
+// loads select_loads_in_flight batches before it offers any. H100, one segment of 2^28 f32,
+// k = 1: 2 loads 1516 GB/s, 4 loads 1621 GB/s (64 registers, 4 blocks an SM against 5), but 4
+// were slower with k = 32 in the skewed layout (5.44 against 4.56 ms):
+// 2026-11-25-h100-segmented-top-k-chunks.md.
+template <class K, class U>
+__device__ __forceinline__ warp_list<U> block_best(const K* in, std::int64_t lo, std::int64_t hi,
+                                                   bool largest, int k, block_lists<U>& shared) {
+  const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x & 31);
+  warp_list<U> list;
+  constexpr int L = select_loads_in_flight;
+  for (std::int64_t group = lo; group < hi; group += std::int64_t(select_threads) * L) {
+    K key[L] = {};
+#pragma unroll
+    for (int u = 0; u < L; ++u) {
+      const std::int64_t i = group + std::int64_t(u * select_warps + warp) * 32 + lane;
+      if (i < hi) key[u] = in[i];
+    }
+#pragma unroll
+    for (int u = 0; u < L; ++u) {
+      const std::int64_t i = group + std::int64_t(u * select_warps + warp) * 32 + lane;
+      const bool valid = i < hi;
+      list.offer_batch(valid, valid ? score_of(key[u], largest) : U(0), i, k);
+    }
+  }
+  shared.gather_into_warp0(list, k);
+  return list;
+}
+
+// Warp 0 writes its list to segment s's k slots: in list order for sorted output, else each
+// at its rank by position among the chosen.
+template <class K, class W, class U>
+__device__ __forceinline__ void write_list(const warp_list<U>& list, const K* in, const W* values,
+                                           std::int64_t s, int k, bool sorted, K* out, W* out_values) {
+  const int lane = int(threadIdx.x & 31);
+  int slot = lane;
+  if (!sorted) {
+    slot = 0;
+    for (int j = 0; j < 32; ++j) {
+      const std::int64_t other = __shfl_sync(all_lanes, list.pos, j);
+      if (j < list.held && other < list.pos) ++slot;
+    }
+  }
+  if (lane < list.held) {
+    out[s * k + slot] = in[list.pos];
+    if (out_values) out_values[s * k + slot] = values[list.pos];
+  }
+}
+
+// The lists of segments that cross a chunk boundary, two slots per chunk g: 2g for the segment
+// that began before the chunk, 2g + 1 for the one that begins in it and ends after it (at most
+// one of each).
+template <class U>
+struct partial_lists {
+  U* score;            // select_max_k per slot
+  std::int64_t* pos;   // select_max_k per slot
+  int* held;           // one per slot
+
+  __device__ __forceinline__ void store(std::int64_t slot, const warp_list<U>& list) const {
+    const int lane = int(threadIdx.x & 31);
+    score[slot * select_max_k + lane] = list.score;
+    pos[slot * select_max_k + lane] = list.pos;
+    if (lane == 0) held[slot] = list.held;
+  }
+};
+
+// The last segment that begins at or before position p (first <= p < last): the one holding p.
+__device__ __forceinline__ std::int64_t segment_holding(const std::int64_t* offsets, std::int64_t segments,
+                                                        std::int64_t p) {
+  std::int64_t lo = 0, hi = segments;  // offsets[lo] <= p < offsets[hi]
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] <= p) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Pass 1. The keys [first, last) cut into chunks of `chunk` elements, chunk g to block
+// g % gridDim.x: equal work per block however long the segments are (one block per segment
+// left a single long segment to one SM). Each segment part of a chunk gets the block's list;
+// a segment inside the chunk is written out, a part of a longer one is kept for pass 2.
 template <class K, class W>
 __global__ void __launch_bounds__(select_threads)
-    select_kernel(const K* in, const W* values, const std::int64_t* offsets,
-                  std::int64_t segments, int k, K* out, W* out_values, bool largest,
-                  bool sorted) {
+    select_chunks_kernel(const K* in, const W* values, const std::int64_t* offsets,
+                         std::int64_t segments, std::int64_t first, std::int64_t last,
+                         std::int64_t chunk, int k, bool largest, bool sorted, K* out,
+                         W* out_values, partial_lists<detail::key_word_t<K>> partial) {
   using U = detail::key_word_t<K>;
-  __shared__ U s_score[select_warps][32];
-  __shared__ std::int64_t s_pos[select_warps][32];
-  __shared__ int s_held[select_warps];
+  __shared__ block_lists<U> shared;
+  const int warp = int(threadIdx.x / 32);
+  const std::int64_t chunks = (last - first + chunk - 1) / chunk;
+  for (std::int64_t g = blockIdx.x; g < chunks; g += gridDim.x) {
+    const std::int64_t cb = first + g * chunk, ce = cb + chunk < last ? cb + chunk : last;
+    for (std::int64_t s = segment_holding(offsets, segments, cb); s < segments; ++s) {
+      const std::int64_t begin = offsets[s], end = offsets[s + 1];
+      if (begin >= ce) break;
+      if (begin == end) continue;
+      const warp_list<U> list =
+          block_best(in, begin > cb ? begin : cb, end < ce ? end : ce, largest, k, shared);
+      if (warp != 0) continue;
+      if (begin >= cb && end <= ce) write_list(list, in, values, s, k, sorted, out, out_values);
+      else partial.store(begin < cb ? 2 * g : 2 * g + 1, list);
+    }
+  }
+}
+
+// Pass 2: block b takes segments b, b + gridDim.x, ... that cross a chunk boundary, its warps
+// merge the segment's lists from pass 1 (warp w the chunks w, w + select_warps, ...), and warp
+// 0 writes. The order of the candidates is irrelevant: a list keeps the best k by (score,
+// position), a total order, so the result is that of one pass over the segment.
+template <class K, class W>
+__global__ void __launch_bounds__(select_threads)
+    merge_partials_kernel(const K* in, const W* values, const std::int64_t* offsets,
+                          std::int64_t segments, std::int64_t first, std::int64_t chunk, int k,
+                          bool sorted, K* out, W* out_values,
+                          partial_lists<detail::key_word_t<K>> partial) {
+  using U = detail::key_word_t<K>;
+  __shared__ block_lists<U> shared;
   const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x & 31);
   for (std::int64_t s = blockIdx.x; s < segments; s += gridDim.x) {
     const std::int64_t begin = offsets[s], end = offsets[s + 1];
+    if (begin == end) continue;
+    const std::int64_t g0 = (begin - first) / chunk, g1 = (end - 1 - first) / chunk;
+    if (g0 == g1) continue;  // written by pass 1
     warp_list<U> list;
-    for (std::int64_t base = begin + warp * 32; base < end; base += select_threads) {
-      const std::int64_t i = base + lane;
-      const bool valid = i < end;
-      list.offer_batch(valid, valid ? score_of(in[i], largest) : U(0), i, k);
+    for (std::int64_t g = g0 + warp; g <= g1; g += select_warps) {
+      const std::int64_t slot = g == g0 ? 2 * g + 1 : 2 * g;
+      const int held = partial.held[slot];
+      const bool valid = lane < held;
+      list.offer_batch(valid, valid ? partial.score[slot * select_max_k + lane] : U(0),
+                       valid ? partial.pos[slot * select_max_k + lane] : 0, k);
     }
-    if (warp > 0) {
-      s_score[warp][lane] = list.score;
-      s_pos[warp][lane] = list.pos;
-      if (lane == 0) s_held[warp] = list.held;
-    }
-    __syncthreads();
-    if (warp == 0) {
-      for (int w = 1; w < select_warps; ++w)
-        list.offer_batch(lane < s_held[w], s_score[w][lane], s_pos[w][lane], k);
-      int slot = lane;  // sorted: list order; else the rank by position among the chosen
-      if (!sorted) {
-        slot = 0;
-        for (int j = 0; j < 32; ++j) {
-          const std::int64_t other = __shfl_sync(all_lanes, list.pos, j);
-          if (j < list.held && other < list.pos) ++slot;
-        }
-      }
-      if (lane < list.held) {
-        out[s * k + slot] = in[list.pos];
-        if (out_values) out_values[s * k + slot] = values[list.pos];
-      }
-    }
-    __syncthreads();  // the lists in shared memory are read before the next segment's
+    shared.gather_into_warp0(list, k);
+    if (warp == 0) write_list(list, in, values, s, k, sorted, out, out_values);
   }
 }
 

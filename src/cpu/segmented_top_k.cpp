@@ -1,0 +1,136 @@
+// CPU segmented top-k: one selection per segment (a heap of k in one read, or nth_element for
+// large k), segments in parallel; a long segment by parts in parallel, whose selections are
+// merged. Ties at the k-th key go to the earliest elements.
+#include <algorithm>
+#include <vector>
+
+#include "cpu/parallel.hpp"
+#include "cpu/top_k_backend.hpp"
+#include "cpu/top_k_common.hpp"
+
+namespace parprim::cpu_backend {
+
+namespace {
+
+using namespace top_k_detail;
+
+// A segment's m chosen (image, position) pairs come from a heap of m kept while reading the
+// segment once when m is at most length / this, else from nth_element over all its pairs and
+// a sort of the m. 2^24 f32 in segments of 4096 on 2 threads: a partial sort of all pairs
+// against nth_element + sort, k = 1 12.6 vs 57.5 ms, k = 32 26.7 vs 59.6 ms, k = 1024 329.6
+// vs 139.5 ms; the heap in one read instead of the partial sort, k = 1 12.7-12.9 -> 5.3-5.7
+// ms, k = 32 26.2-27.2 -> 18.3-19.8 ms.
+constexpr std::int64_t partial_sort_ratio = 16;
+
+// The m smallest pairs of in[begin, begin + length), ascending, from one read: a max-heap of
+// the m smallest so far, which an element replaces only when its image is smaller than the
+// heap's largest (an equal image comes later, so its pair is larger: ties stay with the
+// earliest, as the contract asks).
+template <class U, class ImageOf>
+std::vector<candidate<U>> smallest_by_heap(const U* in, std::int64_t begin, std::int64_t length,
+                                        std::int64_t m, ImageOf image_of) {
+  std::vector<candidate<U>> heap(static_cast<std::size_t>(m));
+  for (std::int64_t i = 0; i < m; ++i) heap[i] = {image_of(in[begin + i]), begin + i};
+  std::make_heap(heap.begin(), heap.end());
+  for (std::int64_t i = m; i < length; ++i) {
+    const U image = image_of(in[begin + i]);
+    if (image < heap.front().image) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.back() = {image, begin + i};
+      std::push_heap(heap.begin(), heap.end());
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end());
+  return heap;
+}
+
+// The m smallest pairs of the segment, ascending when `sorted`, else in any order.
+template <class U, class ImageOf>
+std::vector<candidate<U>> smallest_by_selection(const U* in, std::int64_t begin, std::int64_t length,
+                                             std::int64_t m, bool sorted, ImageOf image_of) {
+  std::vector<candidate<U>> v(static_cast<std::size_t>(length));
+  for (std::int64_t i = 0; i < length; ++i) v[i] = {image_of(in[begin + i]), begin + i};
+  std::nth_element(v.begin(), v.begin() + (m - 1), v.end());
+  v.resize(static_cast<std::size_t>(m));
+  if (sorted) std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
+
+// A segment at least twice this long (or twice partial_sort_ratio * k) is cut into parts of
+// that many elements, whose m smallest pairs are found in parallel and then merged: one thread
+// per segment left a single long segment to one thread (16 threads, segments of 4096 f32:
+// see 2026-11-25 in bench/results).
+constexpr std::int64_t segment_part = 1 << 16;
+
+// The m smallest pairs of the segment, ascending when `sorted`, else in any order: the m
+// smallest of each part by a heap, in parallel, then the m smallest of those. Pairs are
+// distinct and totally ordered, so the result is that of one selection over the segment.
+template <class U, class ImageOf>
+std::vector<candidate<U>> smallest_by_parts(const context& ctx, const U* in, std::int64_t begin,
+                                         std::int64_t length, std::int64_t m, std::int64_t part,
+                                         bool sorted, ImageOf image_of) {
+  std::vector<std::vector<candidate<U>>> best(static_cast<std::size_t>(block_count(length, part)));
+  blocked_for(ctx, length, part, [&](std::int64_t b, std::int64_t lo, std::int64_t hi) {
+    best[b] = smallest_by_heap(in, begin + lo, hi - lo, std::min(m, hi - lo), image_of);
+  });
+  std::vector<candidate<U>> all;
+  for (const auto& v : best) all.insert(all.end(), v.begin(), v.end());
+  std::nth_element(all.begin(), all.begin() + (m - 1), all.end());
+  all.resize(static_cast<std::size_t>(m));
+  if (sorted) std::sort(all.begin(), all.end());
+  return all;
+}
+
+// Each segment on its own, its chosen pairs in key order (sorted) or by position; long
+// segments each by all threads, after the others.
+template <class U, class W>
+void segmented_top_k(const context& ctx, const U* in, const W* values,
+                     const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
+                     W* out_values, detail::key_kind kind, bool largest, bool sorted) {
+  // Threads by the elements covered, not the segment count; dynamic chunks, as segment
+  // lengths may differ widely.
+  const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
+  const std::int64_t part = std::max(segment_part, k * partial_sort_ratio);
+  auto is_long = [&](std::int64_t length) { return threads > 1 && length >= 2 * part; };
+  with_image_map<U>(kind, largest, [&](auto image_of) {
+    auto write = [&](std::int64_t s, std::vector<candidate<U>>& chosen) {
+      if (!sorted)
+        std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
+      for (std::size_t j = 0; j < chosen.size(); ++j) {
+        out[s * k + std::int64_t(j)] = in[chosen[j].position];
+        if (out_values) out_values[s * k + std::int64_t(j)] = values[chosen[j].position];
+      }
+    };
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
+    for (std::int64_t s = 0; s < segments; ++s) {
+      const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
+      const std::int64_t m = std::min(k, length);
+      if (m == 0 || is_long(length)) continue;
+      std::vector<candidate<U>> chosen = m * partial_sort_ratio <= length
+                                          ? smallest_by_heap(in, begin, length, m, image_of)
+                                          : smallest_by_selection(in, begin, length, m, sorted, image_of);
+      write(s, chosen);
+    }
+    for (std::int64_t s = 0; s < segments; ++s) {
+      const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
+      if (!is_long(length)) continue;
+      std::vector<candidate<U>> chosen =
+          smallest_by_parts(ctx, in, begin, length, std::min(k, length), part, sorted, image_of);
+      write(s, chosen);
+    }
+  });
+}
+
+#define PARPRIM_INSTANTIATE(U, W)                                                           \
+  template void segmented_top_k<U, W>(const context&, const U*, const W*,                     \
+                                      const std::int64_t*, std::int64_t, std::int64_t, U*, W*, \
+                                      detail::key_kind, bool, bool);
+PARPRIM_INSTANTIATE(std::uint32_t, std::uint32_t)
+PARPRIM_INSTANTIATE(std::uint32_t, std::uint64_t)
+PARPRIM_INSTANTIATE(std::uint64_t, std::uint32_t)
+PARPRIM_INSTANTIATE(std::uint64_t, std::uint64_t)
+#undef PARPRIM_INSTANTIATE
+
+}  // namespace parprim::cpu_backend

@@ -1,0 +1,44 @@
+// What the CPU top_k (top_k.cpp) and segmented_top_k (segmented_top_k.cpp) share: the
+// selection-image map of the keys and the (image, position) pair they rank.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/sort_keys.hpp"
+
+namespace parprim::cpu_backend::top_k_detail {
+
+// Calls f(image) with the selection-image map of the keys as a callable whose kind and
+// direction are compile-time constants, so loops over it vectorize.
+template <class U, class F>
+void with_image_map(detail::key_kind kind, bool largest, F&& f) {
+  auto map = [&](auto kind_constant, auto largest_constant) {
+    using kind_c = decltype(kind_constant);
+    using largest_c = decltype(largest_constant);
+    f([](U raw) { return detail::ordered_bits(raw, kind_c::value, largest_c::value); });
+  };
+  auto by_kind = [&](auto largest_constant) {
+    using K = detail::key_kind;
+    switch (kind) {
+      case K::signed_int: return map(std::integral_constant<K, K::signed_int>{}, largest_constant);
+      case K::floating: return map(std::integral_constant<K, K::floating>{}, largest_constant);
+      default: return map(std::integral_constant<K, K::unsigned_int>{}, largest_constant);
+    }
+  };
+  if (largest) by_kind(std::true_type{});
+  else by_kind(std::false_type{});
+}
+
+// An element by its selection image and position: distinct pairs in a total order, the
+// earlier position first among equal images (the contract's tie rule).
+template <class U>
+struct candidate {
+  U image;
+  std::int64_t position;
+  bool operator<(const candidate& o) const {
+    return image != o.image ? image < o.image : position < o.position;
+  }
+};
+
+}  // namespace parprim::cpu_backend::top_k_detail
