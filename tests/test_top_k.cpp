@@ -305,6 +305,9 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
     for (int j = 0; j < 2; ++j) skewed.push_back(std::min(n, skewed.back() + std::int64_t(g() % 20)));
     skewed.push_back(n);
     layouts.push_back(skewed);
+    // Segments that begin and end on multiples of 2048, the CUDA select's smallest chunk: one
+    // of exactly a chunk, longer ones that begin where a chunk does.
+    if (n > 8192) layouts.push_back({0, 2048, 8192, n});
     for (const auto& offsets : layouts)
       // k = n up to 4097 (larger k only makes the oracle's vectors larger).
       for (std::int64_t k :

@@ -21,9 +21,12 @@
 //
 // Segmented algorithm: on the CPU, one parallel loop over segments, each a heap of the k
 // smallest (key image, position) pairs kept in one read of the segment (for k above a
-// sixteenth of the segment, nth_element over all its pairs and a sort of the k). On CUDA, for
-// k <= 32 and segments of 256 or more elements on average: one block per segment, each warp
-// keeping its best k candidates in registers, in one read of the keys. Otherwise a stable
+// sixteenth of the segment, nth_element over all its pairs and a sort of the k); a segment of
+// 2 max(2^16, 16 k) elements or more is cut into parts selected on all threads, then merged.
+// On CUDA, for k <= 32 and segments of 256 or more elements on average: blocks over equal
+// chunks of the keys, each warp keeping its best k candidates in registers, in one read of
+// the keys (a segment that crosses chunks: its parts' lists merged by a second kernel),
+// whatever the segments' lengths. Otherwise a stable
 // segmented_sort_pairs of (key, position) and a slice of each segment's first k positions
 // (then, for unsorted output, a sort of those positions), then a gather: the cost of a
 // segmented sort, plus a copy of the covered keys and positions (4-byte keys there need
