@@ -17,6 +17,67 @@ TEST(ByKeyGenericCpu, IntoFormsLeaveTheCount) {
 
 TEST(ByKeyGenericCpu, TooSmallOutputsHoldTheFirstRuns) { too_small_outputs(context::cpu()); }
 
+// Arithmetic values with a caller's operator and equality: the CPU scans' phase 3 takes its
+// lanes and blends (cpu/by_key.hpp) for 4- and 8-byte arithmetic values, not only for the
+// library's operators. The operators are associative and not commutative, so a select that
+// picks the wrong side, or a lane that starts inside a run, changes the outputs.
+// An affine map over wrapping u32 packed in a u64 (a in the high half), composed as compose.
+struct compose_packed {
+  std::uint64_t operator()(std::uint64_t f, std::uint64_t g) const {
+    const std::uint32_t fa = std::uint32_t(f >> 32), fb = std::uint32_t(f);
+    const std::uint32_t ga = std::uint32_t(g >> 32), gb = std::uint32_t(g);
+    return std::uint64_t(ga * fa) << 32 | std::uint32_t(ga * fb + gb);
+  }
+};
+// The first nonzero operand.
+struct first_nonzero {
+  float operator()(float x, float y) const { return x != 0.0f ? x : y; }
+};
+
+template <class V, class Op>
+void scan_arithmetic_values(Op op, V init, std::uint64_t seed) {
+  const context ctx = context::cpu();
+  for (std::int64_t n : {std::int64_t(65537), std::int64_t(300'007)}) {
+    for (std::int64_t mean_run : {1, 8, 512, 0}) {
+      const auto keys = make_keys(n, mean_run, seed + std::uint64_t(n + mean_run));
+      std::mt19937_64 g(seed ^ std::uint64_t(n));
+      std::vector<V> values(static_cast<std::size_t>(n));
+      for (auto& x : values) {  // a third zeros (first_nonzero), the rest nonzero in both halves
+        if (g() % 3 == 0) x = V(0);
+        else if constexpr (sizeof(V) == 8) x = V((g() % 1000 + 1) << 32 | (g() % 1000 + 1));
+        else x = V(g() % 1000 + 1);
+      }
+      std::vector<V> inclusive(values.size()), exclusive(values.size());
+      V value{};
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const bool head = i == 0 || !same_group{}(keys[i - 1], keys[i]);
+        inclusive[i] = value = head ? values[i] : op(value, values[i]);
+      }
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const bool head = i == 0 || !same_group{}(keys[i - 1], keys[i]);
+        exclusive[i] = head ? init : value;
+        value = op(exclusive[i], values[i]);
+      }
+      const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
+      auto k = buffer<group_key>::from_host(ctx, keys);
+      auto v = buffer<V>::from_host(ctx, values);
+      span<const group_key> kc(k.data(), n);
+      span<const V> vc(v.data(), n);
+      buffer<V> out(ctx, n);
+      inclusive_scan_by_key(ctx, kc, vc, span<V>(out), op, same_group{});
+      EXPECT_EQ(out.to_host(), inclusive) << where << " inclusive_scan_by_key";
+      exclusive_scan_by_key(ctx, kc, vc, span<V>(out), init, op, same_group{});
+      EXPECT_EQ(out.to_host(), exclusive) << where << " exclusive_scan_by_key";
+    }
+  }
+}
+
+TEST(ByKeyGenericCpu, ArithmeticValuesWithACallersOperator) {
+  const std::uint64_t seed = testing::fresh_seed();
+  scan_arithmetic_values<std::uint64_t>(compose_packed{}, (std::uint64_t(3) << 32) | 5, seed);
+  scan_arithmetic_values<float>(first_nonzero{}, 0.0f, seed);
+}
+
 TEST(ByKeyGenericCpu, CudaContextWithoutNvccSaysSo) {
   if (!testing::cuda_usable()) GTEST_SKIP() << "no CUDA device";
   context ctx = context::cuda(0);

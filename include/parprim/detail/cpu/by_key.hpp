@@ -98,16 +98,59 @@ void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_
   s.valid = 1;
 }
 
-// Phase 3 of the scans from element i on, once s holds the state before it (s.valid, no carry
-// left to combine in): one output per element. Each element is folded onto the running value
-// and the result or the element itself kept by a select, not behind a branch on the head (the
-// operator costs a few cycles; a mispredicted branch, one element in eight at random for runs
-// of mean length 8, some fifteen). g++ 12 still compiles the select to a branch
-// (bench/results/2026-11-24-cpu2-by_key.md).
+// Phase 3 of the scans without a branch on the heads, for arithmetic values of 4 or 8 bytes.
+// g++ 12 compiles `head ? x : op(value, x)` to a branch, whatever the hint
+// (__builtin_expect_with_probability changed nothing), and one head in eight at random (runs
+// of mean 8) mispredicts it: 2^24 u32/f32 on 2 threads took 18.7 ms against 8.2 / 10.1 ms for
+// runs of 1 / 512. The select is a blend of the bits instead, which alone lengthens the
+// dependent chain of a scan (op, then blend, then the next op: 2^24 in 33 ms on one thread at
+// every run length, against 17 / 39 / 20 ms with the branch), so the block's tail is cut into
+// scan_lanes lanes that start at heads, and the lanes' chains run side by side: 7.9 / 8.0 /
+// 8.0 ms for runs of 1 / 8 / 512 (bench/results/2026-11-25-cpu2-by_key-branchless.md).
+template <class V>
+inline constexpr bool blends_values =
+    std::is_arithmetic_v<V> && !std::is_same_v<V, bool> && (sizeof(V) == 4 || sizeof(V) == 8);
+// A head's mask: all ones, or zero where the element continues its run; the value's width.
+template <class V>
+using head_mask_t = std::conditional_t<sizeof(V) == 4, std::int32_t, std::int64_t>;
+
+template <class V>
+struct blend_vector;
+template <>
+struct blend_vector<float> {
+  typedef float value __attribute__((vector_size(16)));
+  typedef std::int32_t mask __attribute__((vector_size(16)));
+};
+template <>
+struct blend_vector<double> {
+  typedef double value __attribute__((vector_size(16)));
+  typedef std::int64_t mask __attribute__((vector_size(16)));
+};
+
+// a where m is all ones, b where it is zero, bit for bit. Floats stay in a vector register:
+// the same blend through a general register (memcpy to an integer and back) put two moves
+// on the chain and took every run length to 23-25 ms (the experiments file).
+template <class V>
+V blend(head_mask_t<V> m, V a, V b) {
+  if constexpr (std::is_integral_v<V>) {
+    using U = std::make_unsigned_t<V>;
+    const U um = static_cast<U>(m);
+    return static_cast<V>((static_cast<U>(a) & um) | (static_cast<U>(b) & ~um));
+  } else {
+    using vv = typename blend_vector<V>::value;
+    using mv = typename blend_vector<V>::mask;
+    const mv vm = {m};
+    const mv bits = ((mv)(vv){a} & vm) | ((mv)(vv){b} & ~vm);
+    return ((vv)bits)[0];
+  }
+}
+
+// Phase 3 of the scans over [i, end) from `running`, one element after the other: each element
+// folded onto the running value and the result or the element itself kept. Returns the heads.
 template <bool Inclusive, class K, class V, class Eq, class Op>
-void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
-                     std::int64_t end, run_state<V>& s) {
-  V value = s.value;
+std::int64_t scan_stretch(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
+                          std::int64_t end, V& running) {
+  V value = running;
   std::int64_t heads = 0;
   for (; i < end; ++i) {
     const bool head = !eq(io.keys[i - 1], io.keys[i]);
@@ -119,8 +162,116 @@ void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::i
     if constexpr (Inclusive) io.values_out[i] = value;
     else io.values_out[i] = head ? io.init : before;
   }
-  s.value = value;
-  s.heads += heads;
+  running = value;
+  return heads;
+}
+
+// Four chains hide the op and the blend (some five cycles) behind the loads and stores of the
+// others; eight (in chunks of 128) were up to 30% slower on one thread. The heads of lane_chunk
+// elements per lane are found first, as masks in a local buffer (a vectorized compare), so
+// the select loop only loads them.
+inline constexpr int scan_lanes = 4;
+inline constexpr std::int64_t lane_chunk = 256;
+// How far past its nominal start a lane looks for its first head: runs longer than this take
+// the plain loop, whose branch then mispredicts once a run.
+inline constexpr std::int64_t lane_search = 2048;
+
+// Where the lanes of [i, end) start: i, then the first head at or past i + k * part. False when
+// one of the searches finds no head. part is an odd number of cache lines, so the lanes'
+// streams fall into different L1 sets. A quarter of 2^16 f64 is 128 KiB: lanes that far apart
+// (runs of 1 start them there exactly) put all their streams in one set, and the f64 exclusive
+// scan of 2^24 in runs of 1 took 24-29 ms on one thread instead of 20.5.
+template <class K, class V, class Eq>
+bool lane_starts(const runs_io<K, V>& io, const Eq& eq, std::int64_t i, std::int64_t end,
+                 std::int64_t (&start)[scan_lanes + 1]) {
+  constexpr std::int64_t line = 64 / sizeof(V);  // values per cache line
+  const std::int64_t lines = (end - i) / scan_lanes / line;
+  const std::int64_t part = (lines % 2 == 1 ? lines : lines - 1) * line;
+  start[0] = i;
+  start[scan_lanes] = end;
+  for (int k = 1; k < scan_lanes; ++k) {
+    std::int64_t p = i + k * part;
+    const std::int64_t stop = std::min(p + lane_search, k + 1 < scan_lanes ? p + part : end);
+    while (p < stop && eq(io.keys[p - 1], io.keys[p])) ++p;
+    if (p == stop) return false;
+    start[k] = p;
+  }
+  return true;
+}
+
+// The first `common` elements of every lane, the lanes side by side; `running` holds each
+// lane's value (every lane but the first starts at a head, which replaces it). Returns the
+// heads. The same operations as scan_stretch in the same order, so the same bits: an
+// exclusive output is init at a head and the value before otherwise, and the next value is
+// that output op x.
+template <bool Inclusive, class K, class V, class Eq, class Op>
+std::int64_t scan_lanes_walk(const runs_io<K, V>& io, const Eq& eq, const Op& op,
+                             const std::int64_t (&start)[scan_lanes + 1], std::int64_t common,
+                             V (&running)[scan_lanes]) {
+  using M = head_mask_t<V>;
+  M mask[scan_lanes][lane_chunk];
+  V value[scan_lanes];  // locals, as in walk_runs: an output store may alias `running`
+  for (int k = 0; k < scan_lanes; ++k) value[k] = running[k];
+  const K* const keys = io.keys;
+  const V* const values = io.values;
+  V* const out = io.values_out;
+  const V init = io.init;
+  std::int64_t heads = 0;
+  for (std::int64_t j0 = 0; j0 < common; j0 += lane_chunk) {
+    const std::int64_t c = std::min(lane_chunk, common - j0);
+    for (int k = 0; k < scan_lanes; ++k) {
+      const K* key = keys + start[k] + j0;
+      M count = 0;
+      for (std::int64_t t = 0; t < c; ++t) {
+        const M m = eq(key[t - 1], key[t]) ? M(0) : M(-1);
+        mask[k][t] = m;
+        count -= m;
+      }
+      heads += count;
+    }
+    for (std::int64_t t = 0; t < c; ++t) {
+      for (int k = 0; k < scan_lanes; ++k) {
+        const std::int64_t p = start[k] + j0 + t;
+        const M m = mask[k][t];
+        const V x = values[p];
+        if constexpr (Inclusive) {
+          value[k] = blend(m, x, op(value[k], x));
+          out[p] = value[k];
+        } else {
+          const V before = blend(m, init, value[k]);
+          out[p] = before;
+          value[k] = op(before, x);
+        }
+      }
+    }
+  }
+  for (int k = 0; k < scan_lanes; ++k) running[k] = value[k];
+  return heads;
+}
+
+// Phase 3 of the scans from element i on, once s holds the state before it (s.valid, no carry
+// left to combine in): one output per element. Values that blend_values covers go in lanes
+// (the rest of each lane, past the length they share, in the plain loop); other value types,
+// short tails and long runs take the plain loop.
+template <bool Inclusive, class K, class V, class Eq, class Op>
+void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t i,
+                     std::int64_t end, run_state<V>& s) {
+  if constexpr (blends_values<V>) {
+    std::int64_t start[scan_lanes + 1];
+    if (end - i >= scan_lanes * lane_chunk && lane_starts(io, eq, i, end, start)) {
+      std::int64_t common = end - i;
+      for (int k = 0; k < scan_lanes; ++k) common = std::min(common, start[k + 1] - start[k]);
+      V value[scan_lanes];
+      for (int k = 0; k < scan_lanes; ++k) value[k] = s.value;
+      std::int64_t heads = scan_lanes_walk<Inclusive>(io, eq, op, start, common, value);
+      for (int k = 0; k < scan_lanes; ++k)
+        heads += scan_stretch<Inclusive>(io, eq, op, start[k] + common, start[k + 1], value[k]);
+      s.value = value[scan_lanes - 1];
+      s.heads += heads;
+      return;
+    }
+  }
+  s.heads += scan_stretch<Inclusive>(io, eq, op, i, end, s.value);
 }
 
 // Folds (Write false) or folds and writes (Write true) elements [begin, end) into s. Under
