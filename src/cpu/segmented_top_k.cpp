@@ -58,23 +58,26 @@ std::vector<candidate<U>> smallest_by_selection(const U* in, std::int64_t begin,
 
 }  // namespace
 
-// A segment at least twice this long (or twice partial_sort_ratio * k) is cut into parts of
-// that many elements, whose m smallest pairs are found in parallel and then merged: one thread
-// per segment left a single long segment to one thread (16 threads, segments of 4096 f32:
-// see 2026-11-25 in bench/results).
-constexpr std::int64_t segment_part = 1 << 16;
+// A segment is cut into parts, one per thread, of at least max(2^16, partial_sort_ratio * k)
+// elements, whose m smallest pairs are found in parallel and then merged: one thread per
+// segment left a single long segment to one thread. Parts per thread, not of a fixed length:
+// with 256 parts of 2^16, k = 1024 in one segment of 2^24 went 11.8 -> 49-59 ms on 2 threads,
+// each part's heap taking about k ln(part / k) insertions (2026-11-25-cpu2-segmented-top-k.md).
+constexpr std::int64_t min_segment_part = 1 << 16;
 
 // The m smallest pairs of the segment, ascending when `sorted`, else in any order: the m
-// smallest of each part by a heap, in parallel, then the m smallest of those. Pairs are
-// distinct and totally ordered, so the result is that of one selection over the segment.
+// smallest of each of `parts` parts by a heap, in parallel, then the m smallest of those.
+// Pairs are distinct and totally ordered, so the result is that of one selection over the
+// segment.
 template <class U, class ImageOf>
-std::vector<candidate<U>> smallest_by_parts(const context& ctx, const U* in, std::int64_t begin,
-                                         std::int64_t length, std::int64_t m, std::int64_t part,
-                                         bool sorted, ImageOf image_of) {
-  std::vector<std::vector<candidate<U>>> best(static_cast<std::size_t>(block_count(length, part)));
-  blocked_for(ctx, length, part, [&](std::int64_t b, std::int64_t lo, std::int64_t hi) {
-    best[b] = smallest_by_heap(in, begin + lo, hi - lo, std::min(m, hi - lo), image_of);
-  });
+std::vector<candidate<U>> smallest_by_parts(const U* in, std::int64_t begin, std::int64_t length,
+                                         std::int64_t m, int parts, bool sorted, ImageOf image_of) {
+  std::vector<std::vector<candidate<U>>> best(static_cast<std::size_t>(parts));
+#pragma omp parallel for schedule(static) num_threads(parts)
+  for (int p = 0; p < parts; ++p) {
+    const std::int64_t lo = length * p / parts, hi = length * (p + 1) / parts;
+    best[p] = smallest_by_heap(in, begin + lo, hi - lo, std::min(m, hi - lo), image_of);
+  }
   std::vector<candidate<U>> all;
   for (const auto& v : best) all.insert(all.end(), v.begin(), v.end());
   std::nth_element(all.begin(), all.begin() + (m - 1), all.end());
@@ -83,8 +86,8 @@ std::vector<candidate<U>> smallest_by_parts(const context& ctx, const U* in, std
   return all;
 }
 
-// Each segment on its own, its chosen pairs in key order (sorted) or by position; long
-// segments each by all threads, after the others.
+// Each segment on its own, its chosen pairs in key order (sorted) or by position; a segment
+// long enough for two parts or more by all threads, after the others.
 template <class U, class W>
 void segmented_top_k(const context& ctx, const U* in, const W* values,
                      const std::int64_t* offsets, std::int64_t segments, std::int64_t k, U* out,
@@ -92,8 +95,8 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
   // Threads by the elements covered, not the segment count; dynamic chunks, as segment
   // lengths may differ widely.
   const int threads = workers_for(ctx, offsets[segments] - offsets[0]);
-  const std::int64_t part = std::max(segment_part, k * partial_sort_ratio);
-  auto is_long = [&](std::int64_t length) { return threads > 1 && length >= 2 * part; };
+  const std::int64_t min_part = std::max(min_segment_part, k * partial_sort_ratio);
+  auto parts_of = [&](std::int64_t length) { return int(std::min<std::int64_t>(threads, length / min_part)); };
   with_image_map<U>(kind, largest, [&](auto image_of) {
     auto write = [&](std::int64_t s, std::vector<candidate<U>>& chosen) {
       if (!sorted)
@@ -107,7 +110,7 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
     for (std::int64_t s = 0; s < segments; ++s) {
       const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
       const std::int64_t m = std::min(k, length);
-      if (m == 0 || is_long(length)) continue;
+      if (m == 0 || parts_of(length) >= 2) continue;
       std::vector<candidate<U>> chosen = m * partial_sort_ratio <= length
                                           ? smallest_by_heap(in, begin, length, m, image_of)
                                           : smallest_by_selection(in, begin, length, m, sorted, image_of);
@@ -115,9 +118,9 @@ void segmented_top_k(const context& ctx, const U* in, const W* values,
     }
     for (std::int64_t s = 0; s < segments; ++s) {
       const std::int64_t begin = offsets[s], length = offsets[s + 1] - begin;
-      if (!is_long(length)) continue;
+      if (parts_of(length) < 2) continue;
       std::vector<candidate<U>> chosen =
-          smallest_by_parts(ctx, in, begin, length, std::min(k, length), part, sorted, image_of);
+          smallest_by_parts(in, begin, length, std::min(k, length), parts_of(length), sorted, image_of);
       write(s, chosen);
     }
   });
