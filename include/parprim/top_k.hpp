@@ -22,7 +22,7 @@
 // Segmented algorithm: on the CPU, one parallel loop over segments, each a heap of the k
 // smallest (key image, position) pairs kept in one read of the segment (for k above a
 // sixteenth of the segment, nth_element over all its pairs and a sort of the k); a segment of
-// 2 max(2^16, 16 k) elements or more is cut into parts selected on all threads, then merged.
+// 2 max(2^16, 16 k) elements or more is cut into one part per thread, then merged.
 // On CUDA, for k <= 32 and segments of 256 or more elements on average: blocks over equal
 // chunks of the keys, each warp keeping its best k candidates in registers, in one read of
 // the keys (a segment that crosses chunks: its parts' lists merged by a second kernel),
