@@ -1,0 +1,39 @@
+// Inputs shared by test_top_k.cpp and test_top_k/segmented.cpp: keys with many ties, wide
+// values, NaNs and signed zeros; the poison check of outputs that must stay unwritten.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "parprim/buffer.hpp"
+
+namespace parprim::top_k_inputs {
+
+template <class T>
+std::vector<T> make_keys(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    x = std::is_signed_v<T> ? T(std::int64_t(g() % 2001) - 1000) : T(g() % 2001);
+    if (g() % 3 == 0) x = T(g());  // wide values: every digit of the image matters
+    if constexpr (std::is_floating_point_v<T>) {
+      if (g() % 97 == 0) x = std::numeric_limits<T>::quiet_NaN();
+      if (g() % 89 == 0) x = -T(0);
+    }
+  }
+  return v;
+}
+
+// Every byte of b still holds the poison 0x5A: nothing was written to it.
+template <class T>
+bool untouched(const buffer<T>& b) {
+  auto host = b.to_host();
+  std::vector<unsigned char> poison(host.size() * sizeof(T), 0x5A);
+  return poison.empty() || std::memcmp(host.data(), poison.data(), poison.size()) == 0;
+}
+
+}  // namespace parprim::top_k_inputs
