@@ -34,19 +34,26 @@ struct first_nonzero {
   float operator()(float x, float y) const { return x != 0.0f ? x : y; }
 };
 
+// A third zeros (first_nonzero), the rest nonzero in both halves of a u64.
+template <class V>
+std::vector<V> arithmetic_values(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<V> values(static_cast<std::size_t>(n));
+  for (auto& x : values) {
+    if (g() % 3 == 0) x = V(0);
+    else if constexpr (sizeof(V) == 8) x = V((g() % 1000 + 1) << 32 | (g() % 1000 + 1));
+    else x = V(g() % 1000 + 1);
+  }
+  return values;
+}
+
 template <class V, class Op>
 void scan_arithmetic_values(Op op, V init, std::uint64_t seed) {
   const context ctx = context::cpu();
   for (std::int64_t n : {std::int64_t(65537), std::int64_t(300'007)}) {
     for (std::int64_t mean_run : {1, 8, 512, 0}) {
       const auto keys = make_keys(n, mean_run, seed + std::uint64_t(n + mean_run));
-      std::mt19937_64 g(seed ^ std::uint64_t(n));
-      std::vector<V> values(static_cast<std::size_t>(n));
-      for (auto& x : values) {  // a third zeros (first_nonzero), the rest nonzero in both halves
-        if (g() % 3 == 0) x = V(0);
-        else if constexpr (sizeof(V) == 8) x = V((g() % 1000 + 1) << 32 | (g() % 1000 + 1));
-        else x = V(g() % 1000 + 1);
-      }
+      const auto values = arithmetic_values<V>(n, seed ^ std::uint64_t(n));
       std::vector<V> inclusive(values.size()), exclusive(values.size());
       V value{};
       for (std::size_t i = 0; i < values.size(); ++i) {
@@ -76,6 +83,75 @@ TEST(ByKeyGenericCpu, ArithmeticValuesWithACallersOperator) {
   const std::uint64_t seed = testing::fresh_seed();
   scan_arithmetic_values<std::uint64_t>(compose_packed{}, (std::uint64_t(3) << 32) | 5, seed);
   scan_arithmetic_values<float>(first_nonzero{}, 0.0f, seed);
+}
+
+// The same for the kinds that write per run, whose phase 3 compacts arithmetic keys and folds
+// arithmetic values in lanes (cpu/by_key_lanes.hpp). Keys are equal in their top byte only, so
+// a run's first key differs from its other keys: a slot left with a later element's key, a
+// fold in the wrong order or a lane's first slot off by one changes the outputs.
+struct same_top_byte {
+  bool operator()(std::uint32_t x, std::uint32_t y) const { return x >> 24 == y >> 24; }
+};
+
+template <class V, class Op>
+void runs_arithmetic_values(Op op, std::uint64_t seed) {
+  const context ctx = context::cpu();
+  for (std::int64_t n : {std::int64_t(65537), std::int64_t(300'007)}) {
+    for (std::int64_t mean_run : {1, 8, 512, 0}) {
+      const auto groups = make_keys(n, mean_run, seed + std::uint64_t(n + mean_run));
+      std::vector<std::uint32_t> keys(groups.size());
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = std::uint32_t(groups[i].group) << 24 | std::uint32_t(i & 0xFFFFFF);
+      const auto values = arithmetic_values<V>(n, seed ^ std::uint64_t(n));
+      std::vector<std::uint32_t> first;
+      std::vector<V> total, first_value;
+      std::vector<std::int64_t> length;
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i == 0 || !same_top_byte{}(keys[i - 1], keys[i])) {
+          first.push_back(keys[i]);
+          total.push_back(values[i]);
+          first_value.push_back(values[i]);
+          length.push_back(1);
+        } else {
+          total.back() = op(total.back(), values[i]);
+          ++length.back();
+        }
+      }
+      const std::int64_t runs = std::int64_t(first.size());
+      const std::string where = "n=" + std::to_string(n) + " run=" + std::to_string(mean_run);
+      auto k = buffer<std::uint32_t>::from_host(ctx, keys);
+      auto v = buffer<V>::from_host(ctx, values);
+      span<const std::uint32_t> kc(k.data(), n);
+      span<const V> vc(v.data(), n);
+      buffer<std::uint32_t> ko(ctx, n);
+      buffer<V> vo(ctx, n);
+      buffer<std::int64_t> len(ctx, n);
+      auto runs_of = [runs](const auto& b) {
+        auto h = b.to_host();
+        h.resize(static_cast<std::size_t>(runs));
+        return h;
+      };
+      const span<std::uint32_t> ks(ko.data(), n);
+      ASSERT_EQ(reduce_by_key(ctx, kc, vc, ks, span<V>(vo), op, same_top_byte{}), runs) << where;
+      EXPECT_EQ(runs_of(ko), first) << where << " reduce_by_key keys";
+      EXPECT_EQ(runs_of(vo), total) << where << " reduce_by_key values";
+      ASSERT_EQ(unique_by_key(ctx, kc, vc, ks, span<V>(vo), same_top_byte{}), runs) << where;
+      EXPECT_EQ(runs_of(ko), first) << where << " unique_by_key keys";
+      EXPECT_EQ(runs_of(vo), first_value) << where << " unique_by_key values";
+      ASSERT_EQ(unique(ctx, kc, ks, same_top_byte{}), runs) << where;
+      EXPECT_EQ(runs_of(ko), first) << where << " unique";
+      ASSERT_EQ(run_length_encode(ctx, kc, ks, span<std::int64_t>(len), same_top_byte{}), runs)
+          << where;
+      EXPECT_EQ(runs_of(ko), first) << where << " run_length_encode keys";
+      EXPECT_EQ(runs_of(len), length) << where << " run_length_encode lengths";
+    }
+  }
+}
+
+TEST(ByKeyGenericCpu, ArithmeticKeysAndValuesPerRun) {
+  const std::uint64_t seed = testing::fresh_seed();
+  runs_arithmetic_values<std::uint64_t>(compose_packed{}, seed);
+  runs_arithmetic_values<float>(first_nonzero{}, seed);
 }
 
 TEST(ByKeyGenericCpu, CudaContextWithoutNvccSaysSo) {
