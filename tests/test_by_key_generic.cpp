@@ -85,10 +85,11 @@ TEST(ByKeyGenericCpu, ArithmeticValuesWithACallersOperator) {
   scan_arithmetic_values<float>(first_nonzero{}, 0.0f, seed);
 }
 
-// The same for the kinds that write per run, whose phase 3 compacts arithmetic keys and folds
-// arithmetic values in lanes (cpu/by_key_lanes.hpp). Keys are equal in their top byte only, so
-// a run's first key differs from its other keys: a slot left with a later element's key, a
-// fold in the wrong order or a lane's first slot off by one changes the outputs.
+// The same for the kinds that write per run (reduce_by_key, unique, unique_by_key,
+// run_length_encode). Keys are equal in their top byte only, so a run's first key differs from
+// its other keys: a slot left with a later element's key or a fold in the wrong order changes
+// the outputs. (Written for a branch-free phase 3 that was measured and not kept: the
+// experiments file, 2026-11-25.)
 struct same_top_byte {
   bool operator()(std::uint32_t x, std::uint32_t y) const { return x >> 24 == y >> 24; }
 };

@@ -14,7 +14,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "parprim/detail/cpu/by_key_lanes.hpp"
 #include "parprim/detail/cpu/parallel.hpp"
 #include "parprim/detail/runs.hpp"
 
@@ -99,8 +98,7 @@ void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_
   s.valid = 1;
 }
 
-// Phase 3 of the scans without a branch on the heads, for arithmetic values of 4 or 8 bytes
-// (cpu/by_key_lanes.hpp).
+// Phase 3 of the scans without a branch on the heads, for arithmetic values of 4 or 8 bytes.
 // g++ 12 compiles `head ? x : op(value, x)` to a branch, whatever the hint
 // (__builtin_expect_with_probability changed nothing), and one head in eight at random (runs
 // of mean 8) mispredicts it: 2^24 u32/f32 on 2 threads took 18.7 ms against 8.2 / 10.1 ms for
@@ -109,6 +107,43 @@ void fold_block(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_
 // every run length, against 17 / 39 / 20 ms with the branch), so the block's tail is cut into
 // scan_lanes lanes that start at heads, and the lanes' chains run side by side: 7.9 / 8.0 /
 // 8.0 ms for runs of 1 / 8 / 512 (bench/results/2026-11-25-cpu2-by_key-branchless.md).
+template <class V>
+inline constexpr bool blends_values =
+    std::is_arithmetic_v<V> && !std::is_same_v<V, bool> && (sizeof(V) == 4 || sizeof(V) == 8);
+// A head's mask: all ones, or zero where the element continues its run; the value's width.
+template <class V>
+using head_mask_t = std::conditional_t<sizeof(V) == 4, std::int32_t, std::int64_t>;
+
+template <class V>
+struct blend_vector;
+template <>
+struct blend_vector<float> {
+  typedef float value __attribute__((vector_size(16)));
+  typedef std::int32_t mask __attribute__((vector_size(16)));
+};
+template <>
+struct blend_vector<double> {
+  typedef double value __attribute__((vector_size(16)));
+  typedef std::int64_t mask __attribute__((vector_size(16)));
+};
+
+// a where m is all ones, b where it is zero, bit for bit. Floats stay in a vector register:
+// the same blend through a general register (memcpy to an integer and back) put two moves
+// on the chain and took every run length to 23-25 ms (the experiments file).
+template <class V>
+V blend(head_mask_t<V> m, V a, V b) {
+  if constexpr (std::is_integral_v<V>) {
+    using U = std::make_unsigned_t<V>;
+    const U um = static_cast<U>(m);
+    return static_cast<V>((static_cast<U>(a) & um) | (static_cast<U>(b) & ~um));
+  } else {
+    using vv = typename blend_vector<V>::value;
+    using mv = typename blend_vector<V>::mask;
+    const mv vm = {m};
+    const mv bits = ((mv)(vv){a} & vm) | ((mv)(vv){b} & ~vm);
+    return ((vv)bits)[0];
+  }
+}
 
 // Phase 3 of the scans over [i, end) from `running`, one element after the other: each element
 // folded onto the running value and the result or the element itself kept. Returns the heads.
@@ -129,6 +164,39 @@ std::int64_t scan_stretch(const runs_io<K, V>& io, const Eq& eq, const Op& op, s
   }
   running = value;
   return heads;
+}
+
+// Four chains hide the op and the blend (some five cycles) behind the loads and stores of the
+// others; eight (in chunks of 128) were up to 30% slower on one thread. The heads of lane_chunk
+// elements per lane are found first, as masks in a local buffer (a vectorized compare), so
+// the select loop only loads them.
+inline constexpr int scan_lanes = 4;
+inline constexpr std::int64_t lane_chunk = 256;
+// How far past its nominal start a lane looks for its first head: runs longer than this take
+// the plain loop, whose branch then mispredicts once a run.
+inline constexpr std::int64_t lane_search = 2048;
+
+// Where the lanes of [i, end) start: i, then the first head at or past i + k * part. False when
+// one of the searches finds no head. part is an odd number of cache lines, so the lanes'
+// streams fall into different L1 sets. A quarter of 2^16 f64 is 128 KiB: lanes that far apart
+// (runs of 1 start them there exactly) put all their streams in one set, and the f64 exclusive
+// scan of 2^24 in runs of 1 took 24-29 ms on one thread instead of 20.5.
+template <class K, class V, class Eq>
+bool lane_starts(const runs_io<K, V>& io, const Eq& eq, std::int64_t i, std::int64_t end,
+                 std::int64_t (&start)[scan_lanes + 1]) {
+  constexpr std::int64_t line = 64 / sizeof(V);  // values per cache line
+  const std::int64_t lines = (end - i) / scan_lanes / line;
+  const std::int64_t part = (lines % 2 == 1 ? lines : lines - 1) * line;
+  start[0] = i;
+  start[scan_lanes] = end;
+  for (int k = 1; k < scan_lanes; ++k) {
+    std::int64_t p = i + k * part;
+    const std::int64_t stop = std::min(p + lane_search, k + 1 < scan_lanes ? p + part : end);
+    while (p < stop && eq(io.keys[p - 1], io.keys[p])) ++p;
+    if (p == stop) return false;
+    start[k] = p;
+  }
+  return true;
 }
 
 // The first `common` elements of every lane, the lanes side by side; `running` holds each
@@ -206,10 +274,6 @@ void scan_block_tail(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::i
   s.heads += scan_stretch<Inclusive>(io, eq, op, i, end, s.value);
 }
 
-template <runs_kind Kind, class K, class V, class Eq, class Op>
-void walk_runs_from_head(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t begin,
-                         std::int64_t end, run_state<V>& state, const run_state<V>& carry);
-
 // Folds (Write false) or folds and writes (Write true) elements [begin, end) into s. Under
 // folds_within_block, s starts as the identity and carry is the state before the block: the
 // outputs of the run carried in combine carry in, and at the block's first head s becomes the
@@ -217,15 +281,12 @@ void walk_runs_from_head(const runs_io<K, V>& io, const Eq& eq, const Op& op, st
 // as a run-time flag the per-element tests stayed in the loop wherever the function was not
 // inlined, as in the single-pass runs() with both walks in one block body (2^24 u32 / f32
 // scan by key, runs of 512, one thread: 20 -> 52 ms).
-template <runs_kind Kind, bool Write, bool Lanes = true, class K, class V, class Eq, class Op>
+template <runs_kind Kind, bool Write, class K, class V, class Eq, class Op>
 void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::int64_t end,
                run_state<V>& state, const run_state<V>& carry = segmented_op<V, Op>::identity()) {
   if constexpr (!Write) {
     if constexpr (Kind == runs_kind::heads) return count_heads(io, eq, begin, end, state);
     else return fold_block<Kind>(io, eq, op, begin, end, state);
-  }
-  if constexpr (Lanes && writes_runs_in_lanes<Kind, K, V>) {
-    return walk_runs_from_head<Kind>(io, eq, op, begin, end, state, carry);
   }
   // A local copy: through the reference, every output store (a V, which may alias the state's
   // value as far as the compiler knows) sent the running value through memory, a store-to-
@@ -275,27 +336,6 @@ void walk_runs(const runs_io<K, V>& io, Eq eq, Op op, std::int64_t begin, std::i
   }
   if (continuing) s = combine(carry, s);
   if (folds_per_run<Kind> && end == io.n) put_run(io, io.values_out, s.heads - 1, s.value);
-  state = s;
-}
-
-// walk_runs (Write) of the kinds that write per run, for keys and values cpu/by_key_lanes.hpp
-// takes: the plain loop up to the block's first head past element 0 (the run carried in,
-// combined with the carry), from there on write_runs_in_lanes as far as it applies, then the
-// plain loop. A block without a head within lane_search of its start runs the plain loop
-// alone. The plain loop is walk_runs without this hook: with the hook a test in its loop,
-// reduce_by_key of 2^24 u32/i32 in runs of 512 (lanes declined) took 26.5 ms on one thread
-// instead of 18, and unique in runs of 10^6 21-29 ms instead of 12.
-template <runs_kind Kind, class K, class V, class Eq, class Op>
-void walk_runs_from_head(const runs_io<K, V>& io, const Eq& eq, const Op& op, std::int64_t begin,
-                         std::int64_t end, run_state<V>& state, const run_state<V>& carry) {
-  std::int64_t i = begin == 0 ? 1 : begin;
-  const std::int64_t stop = std::min(end, begin + lane_search);
-  while (i < stop && eq(io.keys[i - 1], io.keys[i])) ++i;
-  if (i == stop) return walk_runs<Kind, true, false>(io, eq, op, begin, end, state, carry);
-  run_state<V> s = state;
-  walk_runs<Kind, true, false>(io, eq, op, begin, i, s, carry);  // s: the prefix before i
-  if (s.valid) i = write_runs_in_lanes<Kind>(io, eq, op, i, end, s);
-  walk_runs<Kind, true, false>(io, eq, op, i, end, s);
   state = s;
 }
 
