@@ -219,10 +219,7 @@ TEST_P(TopK, PairsBadArgumentsThrowAndWriteNothing) {
 #define PARPRIM_TOP_K_TYPE_TESTS(K, name)                           \
   TEST_P(TopK, MatchesStableSortOracle_##name) {                    \
     PARPRIM_SKIP_IF_NO_BACKEND(GetParam());                         \
-    context ctx = testing::make_context(GetParam());                \
-    std::uint64_t seed = fresh_seed();                              \
-    SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));      \
-    check_type<K>(ctx, seed);                                       \
+    with_seeded_context(GetParam(), check_type<K>);                 \
   }
 PARPRIM_TOP_K_TYPE_TESTS(std::int32_t, i32)
 PARPRIM_TOP_K_TYPE_TESTS(std::uint32_t, u32)

@@ -1,5 +1,6 @@
 // Inputs shared by test_top_k.cpp and test_top_k/segmented.cpp: keys with many ties, wide
-// values, NaNs and signed zeros; the poison check of outputs that must stay unwritten.
+// values, NaNs and signed zeros; the poison check of outputs that must stay unwritten; a
+// seeded context for each test.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "parprim/buffer.hpp"
+#include "support/test_support.hpp"
 
 namespace parprim::top_k_inputs {
 
@@ -34,6 +36,15 @@ bool untouched(const buffer<T>& b) {
   auto host = b.to_host();
   std::vector<unsigned char> poison(host.size() * sizeof(T), 0x5A);
   return poison.empty() || std::memcmp(host.data(), poison.data(), poison.size()) == 0;
+}
+
+// check(ctx, seed) on a fresh context of backend b with a fresh seed, the seed in the trace.
+template <class Check>
+void with_seeded_context(backend b, Check check) {
+  context ctx = testing::make_context(b);
+  const std::uint64_t seed = testing::fresh_seed();
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
+  check(ctx, seed);
 }
 
 }  // namespace parprim::top_k_inputs

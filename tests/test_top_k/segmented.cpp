@@ -14,7 +14,6 @@ namespace parprim {
 namespace {
 
 using namespace top_k_inputs;
-using testing::fresh_seed;
 using testing::same_bits;
 
 class SegmentedTopK : public ::testing::TestWithParam<backend> {};
@@ -105,10 +104,7 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
 #define PARPRIM_SEGMENTED_TOP_K_TYPE_TEST(K, name)                  \
   TEST_P(SegmentedTopK, MatchesPerSegmentOracle_##name) {           \
     PARPRIM_SKIP_IF_NO_BACKEND(GetParam());                         \
-    context ctx = testing::make_context(GetParam());                \
-    std::uint64_t seed = fresh_seed();                              \
-    SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));      \
-    check_segmented<K>(ctx, seed);                                  \
+    with_seeded_context(GetParam(), check_segmented<K>);            \
   }
 PARPRIM_SEGMENTED_TOP_K_TYPE_TEST(std::int32_t, i32)
 PARPRIM_SEGMENTED_TOP_K_TYPE_TEST(std::uint32_t, u32)
@@ -140,11 +136,10 @@ void check_long_segments(const context& ctx, std::uint64_t seed) {
 
 TEST_P(SegmentedTopK, LongSegments) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
-  context ctx = testing::make_context(GetParam());
-  std::uint64_t seed = fresh_seed();
-  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed));
-  check_long_segments<float>(ctx, seed);
-  check_long_segments<std::uint64_t>(ctx, seed + 1);
+  with_seeded_context(GetParam(), [](const context& ctx, std::uint64_t seed) {
+    check_long_segments<float>(ctx, seed);
+    check_long_segments<std::uint64_t>(ctx, seed + 1);
+  });
 }
 
 TEST_P(SegmentedTopK, BadArgumentsThrowAndWriteNothing) {
