@@ -77,7 +77,7 @@ inline unsigned grid_for(std::int64_t n) {
 }
 
 // The two passes of segmented_top_k.cuh: the keys in one chunk per resident block, then the
-// segments that cross a chunk boundary merged from their lists (none when one chunk holds all).
+// segments longer than a chunk merged from their parts' lists (none when one chunk holds all).
 template <class K, class W>
 void select_by_chunks(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
                       std::int64_t segments, std::int64_t first, std::int64_t last, int k, K* out,

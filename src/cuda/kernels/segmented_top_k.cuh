@@ -1,17 +1,17 @@
 // Segmented top-k for k <= 32 (segmented_top_k.cu): blocks over equal chunks of the keys, no
 // sort.
 //
-// A block takes its chunk's part of each segment in turn. Each warp reads every eighth 32-element
-// batch of the part and keeps the best candidates it has seen as a list of at most k entries,
-// one per lane in order (lane j holds the j-th best). A candidate is a score (the key's image in
-// radix_sort's order, inverted when the smallest are asked for) and its position; a candidate is
-// ahead of another when its score is higher or equal with an earlier position, which is the
-// contract's tie rule. A batch costs one coalesced load and one ballot against the list's k-th
-// entry; only the elements that beat it enter, each by one ballot (its place) and one shift of
-// the list (shuffles). The other warps' lists then enter warp 0's the same way. A segment that
-// lies inside the chunk is written from that list: in list order for sorted output, else at
-// their rank by position. The list of a segment that crosses a chunk boundary is kept, and a
-// second pass merges a segment's lists the same way and writes it.
+// A block takes the segments that begin in its chunk, one at a time, and its part of any
+// segment longer than a chunk. Each warp reads every eighth 32-element batch and keeps the best
+// candidates it has seen as a list of at most k entries, one per lane in order (lane j holds the
+// j-th best). A candidate is a score (the key's image in radix_sort's order, inverted when the
+// smallest are asked for) and its position; a candidate is ahead of another when its score is
+// higher or equal with an earlier position, which is the contract's tie rule. A batch costs one
+// coalesced load and one ballot against the list's k-th entry; only the elements that beat it
+// enter, each by one ballot (its place) and one shift of the list (shuffles). The other warps'
+// lists then enter warp 0's the same way, and warp 0 writes the segment: in list order for
+// sorted output, else at their rank by position. The lists of a long segment's parts are kept,
+// and a second pass merges them the same way and writes it.
 //
 // Why (H100, 2026-11-23-h100-top_k-scan-counts.json): by composition (a stable segmented sort
 // of (key, position), a slice, a gather) segments of 4096 at 2^28 took 21.4 ms for k = 1, more
@@ -167,9 +167,9 @@ __device__ __forceinline__ void write_list(const warp_list<U>& list, const K* in
   }
 }
 
-// The lists of segments that cross a chunk boundary, two slots per chunk g: 2g for the segment
-// that began before the chunk, 2g + 1 for the one that begins in it and ends after it (at most
-// one of each).
+// The lists of the parts of segments longer than a chunk, two slots per chunk g: 2g for the
+// segment that began before the chunk, 2g + 1 for the one that begins in it (it ends after it:
+// at most one of each).
 template <class U>
 struct partial_lists {
   U* score;            // select_max_k per slot
@@ -197,9 +197,11 @@ __device__ __forceinline__ std::int64_t segment_holding(const std::int64_t* offs
 }
 
 // Pass 1. The keys [first, last) cut into chunks of `chunk` elements, chunk g to block
-// g % gridDim.x: equal work per block however long the segments are (one block per segment
-// left a single long segment to one SM). Each segment part of a chunk gets the block's list;
-// a segment inside the chunk is written out, a part of a longer one is kept for pass 2.
+// g % gridDim.x: about equal work per block however long the segments are (one block per
+// segment left a single long segment to one SM). A segment of at most `chunk` elements is
+// taken whole by the chunk where it begins and written out, so that a block reads at most two
+// chunks; a longer one is taken part by part, the part in each chunk it covers, and those
+// lists are kept for pass 2.
 template <class K, class W>
 __global__ void __launch_bounds__(select_threads)
     select_chunks_kernel(const K* in, const W* values, const std::int64_t* offsets,
@@ -215,17 +217,18 @@ __global__ void __launch_bounds__(select_threads)
     for (std::int64_t s = segment_holding(offsets, segments, cb); s < segments; ++s) {
       const std::int64_t begin = offsets[s], end = offsets[s + 1];
       if (begin >= ce) break;
-      if (begin == end) continue;
-      const warp_list<U> list =
-          block_best(in, begin > cb ? begin : cb, end < ce ? end : ce, largest, k, shared);
+      const bool split = end - begin > chunk;
+      if (begin == end || (!split && begin < cb)) continue;  // empty, or its chunk's
+      const std::int64_t lo = split && begin < cb ? cb : begin, hi = split && end > ce ? ce : end;
+      const warp_list<U> list = block_best(in, lo, hi, largest, k, shared);
       if (warp != 0) continue;
-      if (begin >= cb && end <= ce) write_list(list, in, values, s, k, sorted, out, out_values);
+      if (!split) write_list(list, in, values, s, k, sorted, out, out_values);
       else partial.store(begin < cb ? 2 * g : 2 * g + 1, list);
     }
   }
 }
 
-// Pass 2: block b takes segments b, b + gridDim.x, ... that cross a chunk boundary, its warps
+// Pass 2: block b takes segments b, b + gridDim.x, ... longer than a chunk, its warps
 // merge the segment's lists from pass 1 (warp w the chunks w, w + select_warps, ...), and warp
 // 0 writes. The order of the candidates is irrelevant: a list keeps the best k by (score,
 // position), a total order, so the result is that of one pass over the segment.
@@ -240,9 +243,8 @@ __global__ void __launch_bounds__(select_threads)
   const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x & 31);
   for (std::int64_t s = blockIdx.x; s < segments; s += gridDim.x) {
     const std::int64_t begin = offsets[s], end = offsets[s + 1];
-    if (begin == end) continue;
+    if (end - begin <= chunk) continue;  // written by pass 1
     const std::int64_t g0 = (begin - first) / chunk, g1 = (end - 1 - first) / chunk;
-    if (g0 == g1) continue;  // written by pass 1
     warp_list<U> list;
     for (std::int64_t g = g0 + warp; g <= g1; g += select_warps) {
       const std::int64_t slot = g == g0 ? 2 * g + 1 : 2 * g;
