@@ -30,27 +30,6 @@ using namespace top_k_detail;
 
 constexpr std::int64_t block = 1 << 16;
 
-// Elements sought by a pass are often rare (candidates, elements still in play), so each run
-// of `scan_chunk` elements is first counted with a loop the compiler vectorizes (no branch, no
-// store), and only a run with a hit is walked again, calling found(i, image) for each hit in
-// order. On 2 cores at 2^24 f32 the walk with a branch per element took about 8 ms.
-constexpr std::int64_t scan_chunk = 64;
-
-template <class U, class ImageOf, class Wanted, class Found>
-void for_each_wanted(const U* in, std::int64_t begin, std::int64_t end, ImageOf image_of,
-                     Wanted wanted, Found found) {
-  for (std::int64_t first = begin; first < end; first += scan_chunk) {
-    const std::int64_t last = std::min(end, first + scan_chunk);
-    unsigned hits = 0;
-    for (std::int64_t i = first; i < last; ++i) hits += wanted(image_of(in[i]));
-    if (hits == 0) continue;
-    for (std::int64_t i = first; i < last; ++i) {
-      const U image = image_of(in[i]);
-      if (wanted(image)) found(i, image);
-    }
-  }
-}
-
 // Where radix select stands after some digit levels: the chosen high bits (prefix, under
 // mask) and how many of the k are still to be taken among the elements whose masked image
 // equals prefix (the ones in play); per block, the elements below prefix (all taken) and in

@@ -1,7 +1,9 @@
 // What the CPU top_k (top_k.cpp) and segmented_top_k (segmented_top_k.cpp) share: the
-// selection-image map of the keys and the (image, position) pair they rank.
+// selection-image map of the keys, the scan for the rare elements a selection wants, and the
+// (image, position) pair they rank.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -28,6 +30,27 @@ void with_image_map(detail::key_kind kind, bool largest, F&& f) {
   };
   if (largest) by_kind(std::true_type{});
   else by_kind(std::false_type{});
+}
+
+// Elements sought by a pass are often rare (candidates, elements still in play), so each run
+// of `scan_chunk` elements is first counted with a loop the compiler vectorizes (no branch, no
+// store), and only a run with a hit is walked again, calling found(i, image) for each hit in
+// order. On 2 cores at 2^24 f32 the walk with a branch per element took about 8 ms.
+constexpr std::int64_t scan_chunk = 64;
+
+template <class U, class ImageOf, class Wanted, class Found>
+void for_each_wanted(const U* in, std::int64_t begin, std::int64_t end, ImageOf image_of,
+                     Wanted wanted, Found found) {
+  for (std::int64_t first = begin; first < end; first += scan_chunk) {
+    const std::int64_t last = std::min(end, first + scan_chunk);
+    unsigned hits = 0;
+    for (std::int64_t i = first; i < last; ++i) hits += wanted(image_of(in[i]));
+    if (hits == 0) continue;
+    for (std::int64_t i = first; i < last; ++i) {
+      const U image = image_of(in[i]);
+      if (wanted(image)) found(i, image);
+    }
+  }
 }
 
 // An element by its selection image and position: distinct pairs in a total order, the

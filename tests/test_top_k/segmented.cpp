@@ -142,6 +142,47 @@ TEST_P(SegmentedTopK, LongSegments) {
   });
 }
 
+// Keys in ascending and in descending order, in runs of three equal keys: with the largest
+// asked, every ascending key beats the k best seen before it (every descending one with the
+// smallest), the worst case of a select that keeps a running list. On the CPU the heap
+// (k <= 8) and the buffer and its cuts (larger k); on CUDA, for k <= 32, batches whose
+// elements all enter a warp's list by one merge, with equal keys in one batch. One segment,
+// segments of 1000 (each inside a chunk of the CUDA select) and of 3000 (crossing chunks).
+template <class K>
+void check_ordered_keys(const context& ctx) {
+  const std::int64_t n = 150'001;
+  if (n > testing::max_test_size()) return;
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  std::vector<std::vector<std::int64_t>> layouts{{0, n}};
+  for (std::int64_t length : {1000, 3000}) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t p = 0; p < n; p += length) offsets.push_back(p);
+    offsets.push_back(n);
+    layouts.push_back(offsets);
+  }
+  for (bool ascending : {true, false}) {
+    std::vector<K> x(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t rank = (ascending ? i : n - 1 - i) / 3;
+      x[i] = std::is_signed_v<K> ? K(rank - n / 6) : K(rank);
+    }
+    auto in = buffer<K>::from_host(ctx, x);
+    SCOPED_TRACE(ascending ? "ascending keys" : "descending keys");
+    for (const auto& offsets : layouts)
+      for (std::int64_t k : {std::int64_t(1), std::int64_t(9), std::int64_t(32), std::int64_t(100)})
+        expect_segmented(ctx, x, in, vin, offsets, k);
+  }
+}
+
+TEST_P(SegmentedTopK, OrderedKeys) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  context ctx = testing::make_context(GetParam());
+  check_ordered_keys<float>(ctx);
+  check_ordered_keys<std::uint64_t>(ctx);
+}
+
 TEST_P(SegmentedTopK, BadArgumentsThrowAndWriteNothing) {
   PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
   context ctx = testing::make_context(GetParam());

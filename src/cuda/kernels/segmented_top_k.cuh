@@ -8,7 +8,8 @@
 // smallest are asked for) and its position; a candidate is ahead of another when its score is
 // higher or equal with an earlier position, which is the contract's tie rule. A batch costs one
 // coalesced load and one ballot against the list's k-th entry; only the elements that beat it
-// enter, each by one ballot (its place) and one shift of the list (shuffles). The other warps'
+// enter, each by one ballot (its place) and one shift of the list (shuffles), or, when more
+// than select_bulk_entries of a batch enter, all at once by a bitonic merge. The other warps'
 // lists then enter warp 0's the same way, and warp 0 writes the segment: in list order for
 // sorted output, else at their rank by position. The lists of a long segment's parts are kept,
 // and a second pass merges them the same way and writes it.
@@ -17,7 +18,8 @@
 // of (key, position), a slice, a gather) segments of 4096 at 2^28 took 21.4 ms for k = 1, more
 // than the segmented sort alone (19.3 ms). Reading the keys once, with few insertions after a
 // list fills (about k ln(length / k) for keys in random order), this kernel is bound by that
-// read. Input sorted against the order asked for is its worst case: every element enters.
+// read. Input sorted against the order asked for is its worst case: every element enters, and
+// each batch costs one merge (about 2x / 5x the time of random keys for k = 1 / 32).
 // Chunks, not one block per segment (2026-11-25-h100-segmented-top-k-chunks.md): a segment
 // far longer than the others, or a single segment, had one SM to itself.
 #pragma once
@@ -33,7 +35,16 @@ constexpr int select_threads = 256;
 constexpr int select_warps = select_threads / 32;
 constexpr int select_max_k = 32;  // one list entry per lane
 constexpr int select_loads_in_flight = 2;  // batches each warp loads before offering them
+// The register budget of select_chunks_kernel (48 at 5 blocks an SM, no spills). 8 blocks (32
+// registers, 56 B of stack) were faster on segments of 4096 but slower on one segment
+// (2026-11-25-h100-segmented-top-k-ascending.md).
+constexpr int select_min_blocks_per_sm = 5;
 constexpr unsigned all_lanes = 0xffffffffu;
+// Above this many elements of a batch entering a warp's list, they enter by one merge (4 and
+// 8 measured alike, 16 slower on segments of 4096: 4.24 against 3.80 ms at 2^28, k = 32).
+constexpr int select_bulk_entries = 8;
+// A position behind every real one: with score 0, the candidate behind all others.
+constexpr std::int64_t behind_all = INT64_MAX;
 
 template <class U>
 __device__ __forceinline__ bool ahead(U score_a, std::int64_t pos_a, U score_b, std::int64_t pos_b) {
@@ -83,16 +94,67 @@ struct warp_list {
     if (held < k) ++held;
   }
 
-  // Offers the candidates of the lanes where `offered` holds, in lane order.
+  // Offers the candidates of the lanes where `offered` holds. Few enter one at a time, in
+  // lane order; more than select_bulk_entries by a merge (merge_batch), whose cost does not
+  // depend on how many enter.
   __device__ __forceinline__ void offer_batch(bool offered, U s, std::int64_t p, int k) {
     const U kth_score = __shfl_sync(all_lanes, score, k - 1);
     const std::int64_t kth_pos = __shfl_sync(all_lanes, pos, k - 1);
-    unsigned entering = __ballot_sync(all_lanes, offered && admits(s, p, k, kth_score, kth_pos));
+    const bool enters = offered && admits(s, p, k, kth_score, kth_pos);
+    unsigned entering = __ballot_sync(all_lanes, enters);
+    if (__popc(entering) > select_bulk_entries) return merge_batch(enters, s, p, k, __popc(entering));
     while (entering) {
       const int from = __ffs(entering) - 1;
       entering &= entering - 1;
       offer(__shfl_sync(all_lanes, s, from), __shfl_sync(all_lanes, p, from), k);
     }
+  }
+
+  // The lanes' candidates (s, p) where `enters` holds (`count` of them) merged into the list:
+  // a bitonic sort of the batch, best first, across the lanes; the list against the batch in
+  // reverse, each lane keeping the better of its pair (the best 32 of both, in a bitonic
+  // sequence); a bitonic merge of that. About 21 compare-exchange steps, against one insertion
+  // (a ballot and a shift) per entering element; for k = 1 a 5-step butterfly. Keys in
+  // ascending order with the largest asked make every element enter: one segment of 2^28 such
+  // f32 took 13.4 / 19.1 ms (k = 1 / 32) one at a time, 1.72 / 4.25 ms so, against 0.80 / 0.90
+  // ms for random keys. Random keys in segments of 4096 gained too (k = 32 6.30 -> 3.80 ms):
+  // a list's first batches enter almost whole (H100, 2026-11-25-h100-segmented-top-k-ascending.md).
+  __device__ __forceinline__ void merge_batch(bool enters, U s, std::int64_t p, int k, int count) {
+    const int lane = int(threadIdx.x & 31);
+    U bs = enters ? s : U(0);
+    std::int64_t bp = enters ? p : behind_all;
+    if (k == 1) {  // the batch's best by a butterfly, into every lane: 5 steps
+#pragma unroll
+      for (int stride = 16; stride > 0; stride >>= 1) exchange(bs, bp, stride, (lane & stride) == 0);
+      if (held == 0 || ahead(bs, bp, score, pos)) score = bs, pos = bp;
+      held = 1;
+      return;
+    }
+#pragma unroll
+    for (int size = 2; size <= 32; size <<= 1)
+#pragma unroll
+      for (int stride = size / 2; stride > 0; stride >>= 1)
+        exchange(bs, bp, stride, (lane & size) == 0);  // size 32: all best first
+    U ls = lane < held ? score : U(0);
+    std::int64_t lp = lane < held ? pos : behind_all;
+    const U rs = __shfl_sync(all_lanes, bs, 31 - lane);
+    const std::int64_t rp = __shfl_sync(all_lanes, bp, 31 - lane);
+    if (ahead(rs, rp, ls, lp)) ls = rs, lp = rp;
+#pragma unroll
+    for (int stride = 16; stride > 0; stride >>= 1) exchange(ls, lp, stride, true);
+    score = ls;
+    pos = lp;
+    held = min(k, held + count);
+  }
+
+  // One compare-exchange of a bitonic network between this lane and lane ^ stride: the lower
+  // lane keeps the better candidate when best_first, the worse otherwise.
+  __device__ __forceinline__ static void exchange(U& s, std::int64_t& p, int stride, bool best_first) {
+    const U other_s = __shfl_xor_sync(all_lanes, s, stride);
+    const std::int64_t other_p = __shfl_xor_sync(all_lanes, p, stride);
+    const bool lower = (int(threadIdx.x & 31) & stride) == 0;
+    const bool other_ahead = ahead(other_s, other_p, s, p);
+    if (lower == best_first ? other_ahead : !other_ahead) s = other_s, p = other_p;
   }
 };
 
@@ -203,7 +265,7 @@ __device__ __forceinline__ std::int64_t segment_holding(const std::int64_t* offs
 // chunks; a longer one is taken part by part, the part in each chunk it covers, and those
 // lists are kept for pass 2.
 template <class K, class W>
-__global__ void __launch_bounds__(select_threads)
+__global__ void __launch_bounds__(select_threads, select_min_blocks_per_sm)
     select_chunks_kernel(const K* in, const W* values, const std::int64_t* offsets,
                          std::int64_t segments, std::int64_t first, std::int64_t last,
                          std::int64_t chunk, int k, bool largest, bool sorted, K* out,
