@@ -1,6 +1,7 @@
 // context, buffer and workspace: copies round-trip, the allocator reuses blocks, deferred
 // checks surface at synchronize(), size classes bound the slack.
 #include "core/context_state.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "support/test_support.hpp"
 
 namespace parprim {
@@ -55,6 +56,29 @@ TEST_P(Context, WorkspaceGrowsOnly) {
   EXPECT_EQ(ws.reserve(100), a);
   ws.reserve(1 << 20);
   EXPECT_GE(ws.capacity(), std::size_t(1) << 20);
+}
+
+// Temporaries held at once (a primitive that calls another with the same workspace) are
+// stacked, never on each other: the first time, what does not fit comes from the context's
+// allocator; once nothing is held the workspace grows to the whole stack, and the next time
+// both come from it, one above the other.
+TEST_P(Context, WorkspaceStacksNestedTemporaries) {
+  context ctx = testing::make_context(GetParam());
+  workspace ws(ctx);
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    detail::temp_memory outer(ctx, &ws, 1000);  // the first lease: the workspace's start
+    auto* const base = outer.as<unsigned char>();
+    EXPECT_GE(ws.capacity(), round == 0 ? std::size_t(1000) : std::size_t(1024 + 5000));
+    {
+      detail::temp_memory inner(ctx, &ws, 5000);
+      auto* const p = inner.as<unsigned char>();
+      EXPECT_TRUE(p >= base + 1000 || p + 5000 <= base) << "the inner temporary overlaps the outer";
+      if (round == 0) EXPECT_TRUE(p >= base + ws.capacity() || p + 5000 <= base) << "not from the workspace";
+      if (round == 1) EXPECT_EQ(p, base + 1024);  // from the workspace, above the outer one
+    }
+    EXPECT_THROW(ws.reserve(10), error);  // the outer temporary still holds it
+  }
 }
 
 TEST_P(Context, Names) {

@@ -31,6 +31,7 @@
 #include "parprim/context.hpp"
 #include "parprim/detail/generic.hpp"
 #include "parprim/detail/merge_path.hpp"
+#include "parprim/detail/temp_memory.hpp"
 #include "parprim/error.hpp"
 #include "parprim/span.hpp"
 #include "parprim/workspace.hpp"
@@ -58,32 +59,6 @@ struct merge_sort_tag { static constexpr const char* header = "parprim/cuda/merg
 }  // namespace detail
 
 namespace merge_detail {
-
-// Temporary memory from the workspace when given, else from the context's allocator.
-class scratch {
- public:
-  scratch(const context& ctx, workspace* ws, std::size_t bytes) : ctx_(ctx), bytes_(bytes) {
-    if (bytes == 0) return;
-    if (ws) {
-      p_ = ws->reserve(bytes);
-    } else {
-      p_ = ctx.allocate(bytes);
-      owned_ = true;
-    }
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  ~scratch() {
-    if (owned_) ctx_.deallocate(p_, bytes_);
-  }
-  unsigned char* bytes() const { return static_cast<unsigned char*>(p_); }
-
- private:
-  context ctx_;
-  std::size_t bytes_;
-  void* p_ = nullptr;
-  bool owned_ = false;
-};
 
 inline std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
@@ -175,8 +150,8 @@ void merge_sort(const context& ctx, span<K> keys, Comp comp = {}, workspace* ws 
     return;
   }
   if (n <= 1) return;
-  merge_detail::scratch temp(ctx, ws, std::size_t(n) * sizeof(K));
-  merge_detail::cpu_merge_sort(ctx, keys.data(), n, comp, reinterpret_cast<K*>(temp.bytes()));
+  detail::temp_memory temp(ctx, ws, std::size_t(n) * sizeof(K));
+  merge_detail::cpu_merge_sort(ctx, keys.data(), n, comp, reinterpret_cast<K*>(temp.as<unsigned char>()));
 }
 
 template <class K, class V, class Comp = less_than>
@@ -204,8 +179,8 @@ void merge_sort_pairs(const context& ctx, span<K> keys, span<V> values, Comp com
   if (n <= 1) return;
   // Keys and values zipped, sorted as one element by the key, unzipped.
   using item = merge_detail::keyed<K, V>;
-  merge_detail::scratch temp(ctx, ws, 2 * std::size_t(n) * sizeof(item));
-  item* zipped = reinterpret_cast<item*>(temp.bytes());
+  detail::temp_memory temp(ctx, ws, 2 * std::size_t(n) * sizeof(item));
+  item* zipped = reinterpret_cast<item*>(temp.as<unsigned char>());
   K* k = keys.data();
   V* v = values.data();
 #pragma omp parallel for schedule(static) num_threads(std::max(1, ctx.threads()))

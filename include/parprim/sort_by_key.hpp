@@ -22,7 +22,7 @@
 #include <string>
 #include <type_traits>
 
-#include "parprim/merge_sort.hpp"  // PARPRIM_HOST_DEVICE, scratch, checks
+#include "parprim/merge_sort.hpp"  // PARPRIM_HOST_DEVICE, round_up, checks
 #include "parprim/sort.hpp"
 
 namespace parprim {
@@ -54,10 +54,10 @@ template <class T, class I, class Index, class KeyOf>
 void sort_on_cpu(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort_order order,
                  workspace* ws) {
   layout<T, I, Index> at(n);
-  merge_detail::scratch temp(ctx, nullptr, at.total);
-  I* images = reinterpret_cast<I*>(temp.bytes() + at.images);
-  Index* index = reinterpret_cast<Index*>(temp.bytes() + at.indices);
-  T* copy = reinterpret_cast<T*>(temp.bytes() + at.copy);
+  detail::temp_memory temp(ctx, ws, at.total);  // the sort below leases above it
+  I* images = reinterpret_cast<I*>(temp.as<unsigned char>() + at.images);
+  Index* index = reinterpret_cast<Index*>(temp.as<unsigned char>() + at.indices);
+  T* copy = reinterpret_cast<T*>(temp.as<unsigned char>() + at.copy);
   const int threads = ctx.threads() > 0 ? ctx.threads() : 1;
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::int64_t i = 0; i < n; ++i) {

@@ -95,8 +95,8 @@ void radix_sort_keys_values(const context& ctx, span<K> keys, span<V> values, so
 }
 
 // The sort of a scratch copy of the keys with the indices as values, which the backends make
-// themselves (sort_request::argsort_keys). The scratch takes the workspace; the sort's own
-// temporary memory then comes from the context's allocator.
+// themselves (sort_request::argsort_keys). The scratch and then the sort's own temporaries
+// are leased from the workspace, one above the other.
 template <class K, class I>
 void argsort_keys(const context& ctx, span<const K> keys, span<I> indices, sort_order order,
                   int begin_bit, int end_bit, workspace* ws) {
@@ -116,7 +116,7 @@ void argsort_keys(const context& ctx, span<const K> keys, span<I> indices, sort_
   r.keys = scratch.get();
   r.values = indices.data();
   r.value_bytes = int(sizeof(I));
-  dispatch(ctx, r, sort_algorithm::onesweep, nullptr);
+  dispatch(ctx, r, sort_algorithm::onesweep, ws);
 }
 
 #define PARPRIM_INSTANTIATE_ARGSORT(K, I)                                                      \

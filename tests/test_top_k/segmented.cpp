@@ -26,7 +26,7 @@ void expect_segmented(const context& ctx, const std::vector<K>& x, const buffer<
                       std::int64_t k) {
   const std::int64_t segments = std::int64_t(offsets.size()) - 1;
   auto off = buffer<std::int64_t>::from_host(ctx, offsets);
-  workspace ws(ctx);  // the pairs form's: one buffer for every temporary of a call
+  workspace ws(ctx);  // the pairs form's: every temporary of a call stacked in it
   for (bool largest : {true, false}) {
     for (bool sorted : {true, false}) {
       const sort_order order = largest ? sort_order::descending : sort_order::ascending;

@@ -313,10 +313,10 @@ void merge_sort(const context& ctx, K* keys, V* values, std::int64_t n, Comp com
   const std::size_t key_bytes = round_up(std::size_t(n) * sizeof(K));
   const std::size_t value_bytes = HasValues ? round_up(std::size_t(n) * sizeof(V)) : 0;
   const std::size_t split_bytes = std::size_t(tiles + 1) * sizeof(std::int64_t);
-  merge_detail::scratch temp(ctx, ws, key_bytes + value_bytes + split_bytes);
-  K* keys_tmp = reinterpret_cast<K*>(temp.bytes());
-  V* values_tmp = HasValues ? reinterpret_cast<V*>(temp.bytes() + key_bytes) : nullptr;
-  auto* split = reinterpret_cast<std::int64_t*>(temp.bytes() + key_bytes + value_bytes);
+  detail::temp_memory temp(ctx, ws, key_bytes + value_bytes + split_bytes);
+  K* keys_tmp = reinterpret_cast<K*>(temp.as<unsigned char>());
+  V* values_tmp = HasValues ? reinterpret_cast<V*>(temp.as<unsigned char>() + key_bytes) : nullptr;
+  auto* split = reinterpret_cast<std::int64_t*>(temp.as<unsigned char>() + key_bytes + value_bytes);
 
   // The block sort writes where an even number of passes later the result is the caller's.
   K* src_k = passes % 2 ? keys_tmp : keys;

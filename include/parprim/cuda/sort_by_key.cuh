@@ -48,10 +48,10 @@ void sort(const context& ctx, T* data, std::int64_t n, KeyOf key_of, sort_order 
   const int sms = ctx.multiprocessors();
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream());
   sort_by_key_detail::layout<T, I, Index> at(n);
-  merge_detail::scratch temp(ctx, nullptr, at.total);  // ws serves the sort below
-  I* images = reinterpret_cast<I*>(temp.bytes() + at.images);
-  Index* index = reinterpret_cast<Index*>(temp.bytes() + at.indices);
-  T* copy = reinterpret_cast<T*>(temp.bytes() + at.copy);
+  detail::temp_memory temp(ctx, ws, at.total);  // the sort below leases above it
+  I* images = reinterpret_cast<I*>(temp.as<unsigned char>() + at.images);
+  Index* index = reinterpret_cast<Index*>(temp.as<unsigned char>() + at.indices);
+  T* copy = reinterpret_cast<T*>(temp.as<unsigned char>() + at.copy);
   const std::int64_t wanted = (n + threads - 1) / threads;
   const unsigned grid = unsigned(wanted < std::int64_t(sms) * blocks_per_sm ? wanted : std::int64_t(sms) * blocks_per_sm);
   extract<T, I, Index><<<grid, threads, 0, stream>>>(data, n, key_of, images, index, copy);

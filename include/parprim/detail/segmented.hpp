@@ -74,20 +74,18 @@ covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets
 // The head flags of a segmented scan by offsets on CUDA: n bytes from the workspace or the
 // context's allocator, which the offsets check fills (flags[offsets[s] - offsets[0]] = 1 for
 // every non-empty segment s), so the scan runs on flags (parprim/cuda/segmented_scan.cuh)
-// having read the offsets once. The flags take the workspace's block when one is given; the
-// scan's own scratch then comes from the allocator (scan_workspace() is null). Null on the CPU, whose
-// scans walk the offsets.
+// having read the offsets once. The scan leases its own scratch from the same workspace,
+// above the flags. Null on the CPU, whose scans walk the offsets.
 class scan_heads {
  public:
   scan_heads(const context& ctx, workspace* ws, std::int64_t n)
-      : memory_(ctx, ws, ctx.kind() == backend::cuda ? align_up(std::size_t(n)) : 0),
-        rest_(memory_.get() ? nullptr : ws) {}
+      : memory_(ctx, ws, ctx.kind() == backend::cuda ? align_up(std::size_t(n)) : 0), ws_(ws) {}
   std::uint8_t* get() const { return memory_.as<std::uint8_t>(); }
-  workspace* scan_workspace() const { return rest_; }
+  workspace* scan_workspace() const { return ws_; }
 
  private:
   temp_memory memory_;
-  workspace* rest_;
+  workspace* ws_;
 };
 
 }  // namespace parprim::detail

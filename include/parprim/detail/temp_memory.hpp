@@ -1,5 +1,6 @@
-// Scratch memory for one call: carved from the caller's workspace when one is given (no
-// allocation), else taken from the context's caching allocator and returned at scope exit.
+// Scratch memory for one call: carved from the caller's workspace when one is given (above the
+// temporaries it already holds; parprim/workspace.hpp), else, or when it has no room left
+// this call, taken from the context's caching allocator and returned at scope exit.
 #pragma once
 
 #include <cstddef>
@@ -13,17 +14,17 @@ class temp_memory {
  public:
   temp_memory(const context& ctx, workspace* ws, std::size_t bytes) : ctx_(ctx), bytes_(bytes) {
     if (bytes == 0) return;
-    if (ws) {
-      ptr_ = ws->reserve(bytes);
-    } else {
-      ptr_ = ctx.allocate(bytes);
-      owned_ = true;
+    if (ws && (ptr_ = ws->lease(bytes))) {
+      ws_ = ws;
+      return;
     }
+    ptr_ = ctx.allocate(bytes);
   }
   temp_memory(const temp_memory&) = delete;
   temp_memory& operator=(const temp_memory&) = delete;
   ~temp_memory() {
-    if (owned_) ctx_.deallocate(ptr_, bytes_);
+    if (ws_) ws_->release(bytes_);
+    else if (ptr_) ctx_.deallocate(ptr_, bytes_);
   }
   void* get() const { return ptr_; }
   template <class T>
@@ -33,7 +34,7 @@ class temp_memory {
   const context& ctx_;
   std::size_t bytes_;
   void* ptr_ = nullptr;
-  bool owned_ = false;
+  workspace* ws_ = nullptr;  // the workspace leased from, else ptr_ is the allocator's
 };
 
 // Round up to 256 bytes, so that several arrays carved from one block stay aligned.

@@ -93,7 +93,6 @@ void select_by_chunks(const context& ctx, const K* in, const W* values, const st
   const std::int64_t chunk = std::max(select_min_chunk, ceil_div(last - first, resident));
   const std::int64_t chunks = ceil_div(last - first, chunk);
   const std::int64_t slots = 2 * chunks;
-  // One reservation: a workspace holds one buffer at a time.
   const std::size_t list_entries = std::size_t(slots) * select_max_k;
   detail::temp_memory lists(ctx, ws, list_entries * (sizeof(std::int64_t) + sizeof(U)) + std::size_t(slots) * sizeof(int));
   std::int64_t* positions = lists.as<std::int64_t>();
@@ -128,10 +127,10 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
                      sorted, ws);
     return;
   }
-  // Keys and positions at their own indices, so the caller's offsets apply unchanged. From
-  // the caching allocator: the sorts below take the workspace.
-  detail::temp_memory keys(ctx, nullptr, std::size_t(last) * sizeof(K));
-  detail::temp_memory positions(ctx, nullptr, std::size_t(last) * sizeof(P));
+  // Keys and positions at their own indices, so the caller's offsets apply unchanged. The
+  // sorts below lease their temporaries from the workspace above these.
+  detail::temp_memory keys(ctx, ws, std::size_t(last) * sizeof(K));
+  detail::temp_memory positions(ctx, ws, std::size_t(last) * sizeof(P));
   PARPRIM_CUDA_CHECK(ctx.name(), who,
                      cudaMemcpyAsync(keys.as<K>() + first, in + first, std::size_t(last - first) * sizeof(K),
                                      cudaMemcpyDeviceToDevice, stream));
@@ -143,8 +142,8 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
                              order, ws);
 
   const std::int64_t slots = segments * k;
-  detail::temp_memory chosen(ctx, nullptr, std::size_t(slots) * sizeof(P));
-  detail::temp_memory chosen_offsets(ctx, nullptr, std::size_t(2 * segments + 1) * sizeof(std::int64_t));
+  detail::temp_memory chosen(ctx, ws, std::size_t(slots) * sizeof(P));
+  detail::temp_memory chosen_offsets(ctx, ws, std::size_t(2 * segments + 1) * sizeof(std::int64_t));
   slice_kernel<P><<<grid_for(slots), threads, 0, stream>>>(positions.as<P>(), offsets, segments, k,
                                                            chosen.as<P>(), chosen_offsets.as<std::int64_t>());
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);

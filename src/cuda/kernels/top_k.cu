@@ -66,12 +66,12 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   ctx.copy_to_host(&host, state, sizeof(host));
 
   // Copy the candidates out, in input order, when they are few: every later pass, and for
-  // keys alone the final compaction too, then reads them instead of n. They come from the
-  // context's caching allocator (the workspace holds the state above).
+  // keys alone the final compaction too, then reads them instead of n. They are leased from
+  // the workspace above the state.
   const U* src = in;
   std::int64_t src_n = n;
   const bool copy_candidates = host.candidates <= n / tuning::candidate_divisor;
-  detail::temp_memory candidates(ctx, nullptr, copy_candidates ? std::size_t(host.candidates) * sizeof(U) : 0);
+  detail::temp_memory candidates(ctx, ws, copy_candidates ? std::size_t(host.candidates) * sizeof(U) : 0);
   if (copy_candidates) {
     const candidate_pred<U> pred{kind, largest, first_shift, U(host.prefix >> first_shift)};
     lookback_pass<false>(ctx, stream, span<const U>(in, n), span<U>(candidates.as<U>(), host.candidates), pred,
