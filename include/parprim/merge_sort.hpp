@@ -60,7 +60,6 @@ struct merge_sort_tag { static constexpr const char* header = "parprim/cuda/merg
 
 namespace merge_detail {
 
-inline std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 [[noreturn]] inline void fail(const context& ctx, const char* who, const std::string& what,
                               errc code = errc::invalid_argument) {
@@ -151,7 +150,7 @@ void merge_sort(const context& ctx, span<K> keys, Comp comp = {}, workspace* ws 
   }
   if (n <= 1) return;
   detail::temp_memory temp(ctx, ws, std::size_t(n) * sizeof(K));
-  merge_detail::cpu_merge_sort(ctx, keys.data(), n, comp, reinterpret_cast<K*>(temp.as<unsigned char>()));
+  merge_detail::cpu_merge_sort(ctx, keys.data(), n, comp, temp.as<K>());
 }
 
 template <class K, class V, class Comp = less_than>
@@ -180,7 +179,7 @@ void merge_sort_pairs(const context& ctx, span<K> keys, span<V> values, Comp com
   // Keys and values zipped, sorted as one element by the key, unzipped.
   using item = merge_detail::keyed<K, V>;
   detail::temp_memory temp(ctx, ws, 2 * std::size_t(n) * sizeof(item));
-  item* zipped = reinterpret_cast<item*>(temp.as<unsigned char>());
+  item* zipped = temp.as<item>();
   K* k = keys.data();
   V* v = values.data();
 #pragma omp parallel for schedule(static) num_threads(std::max(1, ctx.threads()))

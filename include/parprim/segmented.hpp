@@ -228,7 +228,7 @@ void scan_by_offsets(const char* function, const context& ctx, span<const T> in,
       detail::check_segment_offsets(c, offsets, in.size(), nullptr, heads.get());
   if (range.last == range.first) return;
   run(ctx, function, detail::scan_job(in, offsets, out, range, inclusive, init, heads.get()), op,
-      heads.scan_workspace());
+      ws);
 }
 
 template <class T, class Op>

@@ -22,7 +22,7 @@
 #include <string>
 #include <type_traits>
 
-#include "parprim/merge_sort.hpp"  // PARPRIM_HOST_DEVICE, round_up, checks
+#include "parprim/merge_sort.hpp"  // PARPRIM_HOST_DEVICE, temp_memory, checks
 #include "parprim/sort.hpp"
 
 namespace parprim {
@@ -42,11 +42,11 @@ template <class T, class I, class Index>
 struct layout {
   std::size_t images, indices, copy, total;
   explicit layout(std::int64_t n) {
-    using merge_detail::round_up;
+    using detail::align_up;
     images = 0;
-    indices = round_up(std::size_t(n) * sizeof(I));
-    copy = indices + round_up(std::size_t(n) * sizeof(Index));
-    total = copy + round_up(std::size_t(n) * sizeof(T));
+    indices = align_up(std::size_t(n) * sizeof(I));
+    copy = indices + align_up(std::size_t(n) * sizeof(Index));
+    total = copy + align_up(std::size_t(n) * sizeof(T));
   }
 };
 

@@ -18,7 +18,10 @@ namespace parprim {
 
 namespace detail {
 class temp_memory;
-}
+
+// Round up to 256 bytes, so that several arrays carved from one block stay aligned.
+constexpr std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+}  // namespace detail
 
 class workspace {
  public:
@@ -46,8 +49,6 @@ class workspace {
  private:
   friend class detail::temp_memory;
 
-  static constexpr std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
   void grow_to(std::size_t bytes) {
     if (bytes <= capacity_) return;
     if (ptr_) ctx_.deallocate(ptr_, capacity_);
@@ -59,7 +60,7 @@ class workspace {
 
   // `bytes` above the ones held, or nullptr when they do not fit (the caller allocates).
   void* lease(std::size_t bytes) {
-    const std::size_t rounded = round_up(bytes);
+    const std::size_t rounded = detail::align_up(bytes);
     if (held_ == 0) grow_to(std::max(rounded, wanted_));
     if (held_ + rounded > capacity_) {
       wanted_ = std::max(wanted_, held_ + rounded);
@@ -70,7 +71,7 @@ class workspace {
     return p;
   }
   // The last lease's bytes back (temporaries are scoped: they end in reverse order).
-  void release(std::size_t bytes) { held_ -= round_up(bytes); }
+  void release(std::size_t bytes) { held_ -= detail::align_up(bytes); }
 
   context ctx_;
   void* ptr_ = nullptr;

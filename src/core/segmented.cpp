@@ -63,7 +63,7 @@ void segmented_scan_by_offsets(const char* name, const context& ctx, span<const 
       detail::check_segment_offsets(c, offsets, in.size(), nullptr, heads.get());
   if (range.last == range.first) return;
   run_precompiled(ctx, detail::scan_job(in, offsets, out, range, inclusive, init, heads.get()), o,
-                  heads.scan_workspace());
+                  ws);
 }
 
 template <class T>

@@ -111,7 +111,7 @@ std::vector<candidate<U>> smallest_by_selection(const U* in, std::int64_t begin,
 constexpr std::int64_t min_segment_part = 1 << 16;
 
 // The m smallest pairs of the segment, ascending when `sorted`, else in any order: the m
-// smallest of each of `parts` parts through a buffer, in parallel, then the m smallest of those.
+// smallest of each of `parts` parts in one read each, in parallel, then the m smallest of those.
 // Pairs are distinct and totally ordered, so the result is that of one selection over the
 // segment.
 template <class U, class ImageOf>

@@ -65,7 +65,7 @@ void merge_two_ranges(const context& ctx, const char* who, const K* a, const V* 
   const std::int64_t n = na + nb;
   const std::int64_t tiles = (n + shape::tile - 1) / shape::tile;
   detail::temp_memory temp(ctx, ws, std::size_t(tiles + 1) * sizeof(std::int64_t));
-  auto* split = reinterpret_cast<std::int64_t*>(temp.as<unsigned char>());
+  auto* split = temp.as<std::int64_t>();
   constexpr int pt = merge_sort_tuning::partition_threads;
   const cuda_prim::partition_launch search = cuda_prim::partition_shape(tiles + 1, pt);
   merge_ranges_partition<K><<<search.blocks, pt, 0, stream>>>(a, na, b, nb, shape::tile, tiles + 1,

@@ -309,12 +309,12 @@ void merge_sort(const context& ctx, K* keys, V* values, std::int64_t n, Comp com
   int passes = 0;
   for (std::int64_t width = shape::tile; width < n; width *= 2) ++passes;
 
-  using merge_detail::round_up;
-  const std::size_t key_bytes = round_up(std::size_t(n) * sizeof(K));
-  const std::size_t value_bytes = HasValues ? round_up(std::size_t(n) * sizeof(V)) : 0;
+  using detail::align_up;
+  const std::size_t key_bytes = align_up(std::size_t(n) * sizeof(K));
+  const std::size_t value_bytes = HasValues ? align_up(std::size_t(n) * sizeof(V)) : 0;
   const std::size_t split_bytes = std::size_t(tiles + 1) * sizeof(std::int64_t);
   detail::temp_memory temp(ctx, ws, key_bytes + value_bytes + split_bytes);
-  K* keys_tmp = reinterpret_cast<K*>(temp.as<unsigned char>());
+  K* keys_tmp = temp.as<K>();
   V* values_tmp = HasValues ? reinterpret_cast<V*>(temp.as<unsigned char>() + key_bytes) : nullptr;
   auto* split = reinterpret_cast<std::int64_t*>(temp.as<unsigned char>() + key_bytes + value_bytes);
 

@@ -79,13 +79,11 @@ covered check_segment_offsets(const checker& c, span<const std::int64_t> offsets
 class scan_heads {
  public:
   scan_heads(const context& ctx, workspace* ws, std::int64_t n)
-      : memory_(ctx, ws, ctx.kind() == backend::cuda ? align_up(std::size_t(n)) : 0), ws_(ws) {}
+      : memory_(ctx, ws, ctx.kind() == backend::cuda ? align_up(std::size_t(n)) : 0) {}
   std::uint8_t* get() const { return memory_.as<std::uint8_t>(); }
-  workspace* scan_workspace() const { return ws_; }
 
  private:
   temp_memory memory_;
-  workspace* ws_;
 };
 
 }  // namespace parprim::detail

@@ -37,7 +37,5 @@ class temp_memory {
   workspace* ws_ = nullptr;  // the workspace leased from, else ptr_ is the allocator's
 };
 
-// Round up to 256 bytes, so that several arrays carved from one block stay aligned.
-constexpr std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace parprim::detail
