@@ -28,8 +28,9 @@
 //   onesweep    production: 8-bit digits. On CUDA, one pass computes every digit histogram,
 //               then one kernel per digit ranks each tile, finds its place by decoupled
 //               look-back and scatters (Adinets & Merrill's Onesweep); passes whose digit is
-//               the same for all keys are skipped. On the CPU, a parallel LSD radix sort with
-//               per-thread digit histograms. The default.
+//               the same for all keys are skipped; 4096 keys or fewer are sorted by one
+//               block in shared memory (one launch, the same digit ranking). On the CPU, a
+//               parallel LSD radix sort with per-thread digit histograms. The default.
 //
 // Temporary memory: one extra copy of the keys (and values), plus small tables; taken from
 // `ws` when given (argsort: two copies of the keys and one of the indices). Stream-ordered on

@@ -142,6 +142,24 @@ TEST_P(SegmentedTopK, LongSegments) {
   });
 }
 
+// Segments of 2^22 elements or more on average with k > 32: on CUDA each segment by top_k's
+// radix select, its k then sorted (sorted output); a segment no longer than k is copied whole.
+// The long segment begins at 2, not 0. One key type (f32: NaNs, -0.0 and many ties) and one k,
+// as the oracle sorts 8.4 million keys four times.
+TEST_P(SegmentedTopK, FewLongSegmentsEachSelected) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  with_seeded_context(GetParam(), [](const context& ctx, std::uint64_t seed) {
+    const std::int64_t n = (std::int64_t(1) << 23) + 7;
+    if (n > testing::max_test_size()) return;
+    auto x = make_keys<float>(n, seed);
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+    auto in = buffer<float>::from_host(ctx, x);
+    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    expect_segmented(ctx, x, in, vin, {2, n - 5, n}, 4099);
+  });
+}
+
 // Keys in ascending and in descending order, in runs of three equal keys: with the largest
 // asked, every ascending key beats the k best seen before it (every descending one with the
 // smallest), the worst case of a select that keeps a running list. On the CPU the heap

@@ -14,6 +14,7 @@
 #include "cuda/kernels/radix_sort_counting.cuh"
 #include "cuda/kernels/radix_sort_histogram.cuh"
 #include "cuda/kernels/radix_sort_pass.cuh"
+#include "cuda/kernels/radix_sort_small.cuh"
 #include "cuda/tuning/sort_tuning.hpp"
 
 namespace parprim::cuda_kernels::onesweep {
@@ -75,10 +76,17 @@ void onesweep_sort(const context& ctx, const detail::sort_request& r, workspace*
   using shape = pass_shape<U, W, HasValues, Tile>;
   const char* who = HasValues ? "radix_sort_pairs" : "radix_sort";
   use_device(ctx, who);
+  cudaStream_t stream = stream_of(ctx);
+  if (r.n <= small_sort_keys) {
+    small_sort_kernel<U, W, HasValues><<<1, small_sort_threads, small_sort_shared_bytes<U>(), stream>>>(
+        static_cast<U*>(r.keys), static_cast<W*>(r.values), static_cast<const U*>(r.argsort_keys), int(r.n),
+        key_params{r.kind, r.descending}, r.begin_bit, r.end_bit);
+    PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+    return;
+  }
   if constexpr (sizeof(U) == 2 && !HasValues) {
     if (r.begin_bit == 0 && r.end_bit == 16) return counting_sort_16(ctx, r, ws);
   }
-  cudaStream_t stream = stream_of(ctx);
   const int sms = ctx.multiprocessors();
 
   const std::int64_t n = r.n;

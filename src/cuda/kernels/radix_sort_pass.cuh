@@ -44,11 +44,14 @@ __device__ __forceinline__ unsigned match_digit(unsigned d) {
 }
 
 // Counted ranking (radix_sort_common.cuh), first half: the warp's digit counts, one shared
-// atomic per key whose result is unused (a reduction, off the critical path).
+// atomic per key whose result is unused (a reduction, off the critical path). Only the first
+// `rows` items take part (the same number in every lane: radix_sort_small.cuh).
 template <int Items, class U, class Digit>
-__device__ __forceinline__ void count_digits(const U (&keys)[Items], Digit digit, unsigned* warp_hist) {
+__device__ __forceinline__ void count_digits(const U (&keys)[Items], Digit digit, unsigned* warp_hist,
+                                             int rows = Items) {
 #pragma unroll
-  for (int k = 0; k < Items; ++k) atomicAdd(&warp_hist[digit(keys[k])], 1u);
+  for (int k = 0; k < Items; ++k)
+    if (k < rows) atomicAdd(&warp_hist[digit(keys[k])], 1u);
 }
 
 // Counted ranking, second half: `warp_next[d]` holds the tile position of the warp's next key
@@ -58,12 +61,13 @@ __device__ __forceinline__ void count_digits(const U (&keys)[Items], Digit digit
 template <int Items, class U, class Digit>
 __device__ __forceinline__ void rank_from_counts(const U (&keys)[Items], Digit digit,
                                                  unsigned* warp_next_counter, int lane,
-                                                 unsigned (&rank)[Items]) {
+                                                 unsigned (&rank)[Items], int rows = Items) {
   volatile unsigned* warp_next = warp_next_counter;
   const unsigned lanes_below = (1u << lane) - 1u;
   const unsigned lanes_above = ~lanes_below & ~(1u << lane);
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
+    if (k >= rows) break;
     const unsigned dk = digit(keys[k]);
     const unsigned peers = match_digit<tuning::radix_bits>(dk);
     const unsigned first = warp_next[dk];
@@ -71,6 +75,18 @@ __device__ __forceinline__ void rank_from_counts(const U (&keys)[Items], Digit d
     if ((peers & lanes_above) == 0) warp_next[dk] = first + unsigned(__popc(peers));
     __syncwarp();  // the write is seen by the next item's reads
     rank[k] = first + unsigned(__popc(peers & lanes_below));
+  }
+}
+
+// Thread d, after the counting: each warp's counter of digit d (counters[w * radix + d])
+// becomes the tile position of that warp's first key of digit d, the digit starting at
+// `start` in the tile and the warps following each other.
+template <int Warps>
+__device__ __forceinline__ void warp_digit_starts(unsigned* counters, int d, unsigned start) {
+  for (int w = 0; w < Warps; ++w) {
+    const unsigned c = counters[w * radix + d];
+    counters[w * radix + d] = start;
+    start += c;
   }
 }
 
@@ -190,14 +206,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks)
   if (d < radix)
     store_relaxed(my_lookback, ((chain.start ? state_inclusive : state_aggregate) << 30) | real_count);
   const unsigned tile_start = block_exclusive_sum(digit_count, s_warp_totals);
-  if (d < radix) {
-    unsigned at = tile_start;
-    for (int w = 0; w < warps; ++w) {
-      const unsigned c = s_hist[w * radix + d];
-      s_hist[w * radix + d] = at;
-      at += c;
-    }
-  }
+  if (d < radix) warp_digit_starts<warps>(s_hist, d, tile_start);
   __syncthreads();
   // Rank phase (warp-level multisplit) against the warp's known tile positions.
   unsigned rank[items];

@@ -1,16 +1,19 @@
 // CUDA segmented top-k. For k <= 32 and segments of 256 or more elements on average, blocks over
 // equal chunks of the keys keep each warp's best candidates in registers (segmented_top_k.cuh).
+// For larger k and segments of 2^22 or more on average, top_k's radix select on each in turn.
 // Otherwise by composition: a stable segmented sort of (key, position) puts each segment's
 // chosen elements first (ties by position, as the contract asks); a slice keeps the first
 // min(k, length) positions of every segment in slots s*k ...; for input order those positions
 // are sorted per segment; a gather writes keys and values.
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "parprim/cuda/detail/check.hpp"
 #include "parprim/cuda/detail/launch.cuh"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/segmented_sort.hpp"
+#include "parprim/sort.hpp"
 #include "cuda/kernels/segmented_top_k.cuh"
 #include "cuda/top_k_backend.hpp"
 #include "parprim/types.hpp"
@@ -26,6 +29,15 @@ constexpr std::int64_t select_min_mean_length = 256;
 // One chunk per resident block, of at least this many elements (8 batches per warp): smaller
 // chunks would add lists for pass 2 to merge without adding blocks that run at once.
 constexpr std::int64_t select_min_chunk = 2048;
+// k above select_max_k and segments of at least this many elements on average: each segment
+// by top_k's radix select (a few passes over the segment, then a sort of its k) instead of the
+// segmented sort of every (key, position) pair. A segment costs top_k's fixed ~0.13 ms (a
+// dozen launches, one wait for a count on the host) plus ~0.01 ms per 2^20 elements; the sort
+// ~0.055 ms per 2^20 elements. H100, f32, sorted, S segments of 2^22 / 2^20, k = 64 and 1024
+// alike (bench/results/2026-11-25-h100-segmented-top-k-each.md): S = 1 0.17 against 0.29 ms,
+// S = 16 2.3 against 3.7 ms; at 2^20 S = 1 0.14 against 0.16 ms but S = 16 2.2 against 1.5.
+// Whatever the lengths, a mean of 2^22 bounds the fixed costs to about 60% of the sort's.
+constexpr std::int64_t select_each_min_mean_length = std::int64_t(1) << 22;
 
 template <class P>
 __global__ void __launch_bounds__(threads)
@@ -107,6 +119,45 @@ void select_by_chunks(const context& ctx, const K* in, const W* values, const st
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
+// Long segments, each by top_k (the radix select of top_k.cu): its min(k, length) chosen
+// elements in input order at out + s k, then, for sorted output, a stable radix sort of them
+// (ties stay in input order, as the contract asks). A segment no longer than k is copied whole.
+template <class K, class W>
+void select_each_segment(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
+                         std::int64_t segments, std::int64_t k, K* out, W* out_values, bool largest,
+                         bool sorted, workspace* ws) {
+  using U = detail::key_word_t<K>;
+  const char* who = "segmented_top_k";
+  cudaStream_t stream = stream_of(ctx);
+  std::vector<std::int64_t> bounds(std::size_t(segments) + 1);
+  ctx.copy_to_host(bounds.data(), offsets, bounds.size() * sizeof(std::int64_t));
+  const sort_order order = largest ? sort_order::descending : sort_order::ascending;
+  for (std::int64_t s = 0; s < segments; ++s) {
+    const std::int64_t begin = bounds[s], length = bounds[s + 1] - begin;
+    const std::int64_t m = std::min(k, length);
+    if (m == 0) continue;
+    K* keys_out = out + s * k;
+    W* values_out = out_values ? out_values + s * k : nullptr;
+    if (m == length) {
+      PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemcpyAsync(keys_out, in + begin, std::size_t(m) * sizeof(K),
+                                                          cudaMemcpyDeviceToDevice, stream));
+      if (values_out)
+        PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemcpyAsync(values_out, values + begin, std::size_t(m) * sizeof(W),
+                                                            cudaMemcpyDeviceToDevice, stream));
+    } else {
+      cuda_backend::top_k<U, W>(ctx, reinterpret_cast<const U*>(in + begin), values ? values + begin : nullptr,
+                                length, m, reinterpret_cast<U*>(keys_out), values_out, detail::kind_of<K>(),
+                                largest, ws);
+    }
+    if (!sorted) continue;
+    if (values_out)
+      radix_sort_pairs<K, W>(ctx, span<K>(keys_out, m), span<W>(values_out, m), order, 0, -1,
+                             sort_algorithm::onesweep, ws);
+    else
+      radix_sort<K>(ctx, span<K>(keys_out, m), order, 0, -1, sort_algorithm::onesweep, ws);
+  }
+}
+
 }  // namespace parprim::cuda_kernels::segmented_top_k
 
 namespace parprim::cuda_backend {
@@ -125,6 +176,10 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   if (k <= select_max_k && segments > 0 && last - first >= select_min_mean_length * segments) {
     select_by_chunks(ctx, in, values, offsets, segments, first, last, int(k), out, out_values, largest,
                      sorted, ws);
+    return;
+  }
+  if (k > select_max_k && last - first >= select_each_min_mean_length * segments) {
+    select_each_segment(ctx, in, values, offsets, segments, k, out, out_values, largest, sorted, ws);
     return;
   }
   // Keys and positions at their own indices, so the caller's offsets apply unchanged. The
