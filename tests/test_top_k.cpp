@@ -43,9 +43,10 @@ void expect_top_k(const context& ctx, const std::vector<K>& x, const buffer<K>& 
   EXPECT_EQ(vout.to_host(), want_ids) << where << " pairs values";
 }
 
+// On CUDA, k <= 32 up to 2^18 elements takes the chunked select, beyond it the radix select.
 template <class K>
 void check_type(const context& ctx, std::uint64_t seed) {
-  for (std::int64_t n : {1, 2, 33, 4095, 4096, 4097, 70'001}) {
+  for (std::int64_t n : {1, 2, 33, 4095, 4096, 4097, 70'001, 262'144, 262'145}) {
     if (n > testing::max_test_size()) continue;
     auto x = make_keys<K>(n, seed ^ std::uint64_t(n));
     std::vector<std::int32_t> ids(static_cast<std::size_t>(n));

@@ -1,6 +1,7 @@
 // Front ends of top_k and top_k_pairs: validate, select the k elements in input order on the
-// backend (radix select on raw key words), then sort those k when asked to. Segmented top-k:
-// validate, then the backend does all of it.
+// backend (radix select on raw key words), then sort those k when asked to (small inputs with
+// k <= 32 on CUDA: the chunked select, sorted by itself). Segmented top-k: validate, then the
+// backend does all of it.
 #include "parprim/top_k.hpp"
 
 #include <string>
@@ -37,10 +38,13 @@ void check_keys(const detail::checker& c, span<const K> in, span<K> out, key_nam
   c.own_workspace(ws);
 }
 
+// The k chosen elements in input order on the backend (radix select on raw key words), then
+// sorted when asked; on CUDA, small inputs with k <= 32 take the chunked select of
+// segmented_top_k instead, which orders them itself.
 template <class K, class V>
 void select_front_end(const detail::checker& c, span<const K> in, const V* values,
                       std::int64_t k, span<K> out, V* out_values, key_names names,
-                      sort_order order, workspace* ws) {
+                      sort_order order, bool sorted, workspace* ws) {
   const context& ctx = c.ctx();
   check_keys(c, in, out, names, order, ws);
   if (k < 1 || k > in.size())
@@ -55,10 +59,20 @@ void select_front_end(const detail::checker& c, span<const K> in, const V* value
   auto* ov = reinterpret_cast<W*>(out_values);
   const bool largest = order == sort_order::descending;
 #if PARPRIM_HAVE_CUDA
-  if (ctx.kind() == backend::cuda)
-    return cuda_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest, ws);
+  if (ctx.kind() == backend::cuda) {
+    if (cuda_backend::top_k_by_chunks(ctx, in.data(), xv, in.size(), k, out.data(), ov, largest, sorted, ws))
+      return;
+    cuda_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest, ws);
+  } else
 #endif
-  cpu_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest);
+  {
+    cpu_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest);
+  }
+  if (!sorted) return;
+  if (out_values)
+    radix_sort_pairs<K, V>(ctx, out, span<V>(out_values, k), order, 0, -1, sort_algorithm::onesweep, ws);
+  else
+    radix_sort<K>(ctx, out, order, 0, -1, sort_algorithm::onesweep, ws);
 }
 
 // The values of the _pairs entry points: one per key on each side, and apart from every other
@@ -132,8 +146,7 @@ template <class T>
 void top_k(const context& ctx, span<const T> in, std::int64_t k, span<T> out, sort_order order,
            bool sorted, workspace* ws) {
   detail::checker c(ctx, "top_k");
-  select_front_end<T, T>(c, in, nullptr, k, out, nullptr, keys_only, order, ws);
-  if (sorted) radix_sort<T>(ctx, out, order, 0, -1, sort_algorithm::onesweep, ws);
+  select_front_end<T, T>(c, in, nullptr, k, out, nullptr, keys_only, order, sorted, ws);
 }
 
 template <class K, class V>
@@ -143,8 +156,7 @@ void top_k_pairs(const context& ctx, span<const K> keys, span<const V> values, s
   detail::checker c(ctx, "top_k_pairs");
   check_values(c, keys, values, keys_out, values_out);
   select_front_end<K, V>(c, keys, values.data(), k, keys_out, values_out.data(), keys_of_pairs,
-                         order, ws);
-  if (sorted) radix_sort_pairs<K, V>(ctx, keys_out, values_out, order, 0, -1, sort_algorithm::onesweep, ws);
+                         order, sorted, ws);
 }
 
 #define PARPRIM_INSTANTIATE_KV(K, V)                                                          \

@@ -14,6 +14,13 @@ template <class U, class W>
 void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std::int64_t k,
            U* out, W* out_values, detail::key_kind kind, bool largest, workspace* ws);
 
+// top_k by segmented_top_k's chunked select over one segment (kernels/segmented_top_k.cu),
+// in the order asked (sorted or input order); false, doing nothing, where it is not the faster
+// path (k > 32 or n above its bar). K the key type itself, W the value word.
+template <class K, class W>
+bool top_k_by_chunks(const context& ctx, const K* in, const W* values, std::int64_t n, std::int64_t k,
+                     K* out, W* out_values, bool largest, bool sorted, workspace* ws);
+
 // Segmented (kernels/segmented_top_k.cu): K the key type itself (the per-segment sort needs
 // its order), W the value word. Offsets are checked; [first, last) is the range they cover.
 template <class K, class W>

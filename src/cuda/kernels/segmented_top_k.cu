@@ -38,6 +38,19 @@ constexpr std::int64_t select_min_chunk = 2048;
 // S = 16 2.3 against 3.7 ms; at 2^20 S = 1 0.14 against 0.16 ms but S = 16 2.2 against 1.5.
 // Whatever the lengths, a mean of 2^22 bounds the fixed costs to about 60% of the sort's.
 constexpr std::int64_t select_each_min_mean_length = std::int64_t(1) << 22;
+// top_k with k <= 32 on at most this many elements: the chunked select over one segment (two
+// launches) instead of the radix select (a dozen launches and a wait on the host: ~0.095 ms
+// from 2^10 to 2^18 on the H100). Chunked, random f32 keys: 0.028-0.060 ms there; keys in
+// ascending order with the largest asked (every key enters the lists): 0.029-0.076 ms. At
+// 2^20 ascending keys with k = 8 take 0.162 against 0.111 ms (random 0.077)
+// (bench/results/2026-11-25-h100-top-k-chunked.md).
+constexpr std::int64_t chunked_top_k_max_n = std::int64_t(1) << 18;
+
+// The offsets {0, n} of top_k's one segment.
+__global__ void one_segment_kernel(std::int64_t* offsets, std::int64_t n) {
+  offsets[0] = 0;
+  offsets[1] = n;
+}
 
 template <class P>
 __global__ void __launch_bounds__(threads)
@@ -93,9 +106,8 @@ inline unsigned grid_for(std::int64_t n) {
 template <class K, class W>
 void select_by_chunks(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
                       std::int64_t segments, std::int64_t first, std::int64_t last, int k, K* out,
-                      W* out_values, bool largest, bool sorted, workspace* ws) {
+                      W* out_values, bool largest, bool sorted, workspace* ws, const char* who) {
   using U = detail::key_word_t<K>;
-  const char* who = "segmented_top_k";
   cudaStream_t stream = stream_of(ctx);
   int per_sm = 0;  // 5 on the H100 (48 registers a thread)
   PARPRIM_CUDA_CHECK(ctx.name(), who,
@@ -175,7 +187,7 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   cudaStream_t stream = stream_of(ctx);
   if (k <= select_max_k && segments > 0 && last - first >= select_min_mean_length * segments) {
     select_by_chunks(ctx, in, values, offsets, segments, first, last, int(k), out, out_values, largest,
-                     sorted, ws);
+                     sorted, ws, who);
     return;
   }
   if (k > select_max_k && last - first >= select_each_min_mean_length * segments) {
@@ -211,7 +223,25 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }
 
+template <class K, class W>
+bool top_k_by_chunks(const context& ctx, const K* in, const W* values, std::int64_t n, std::int64_t k,
+                     K* out, W* out_values, bool largest, bool sorted, workspace* ws) {
+  using namespace cuda_kernels;
+  using namespace cuda_kernels::segmented_top_k;
+  if (k > select_max_k || n > chunked_top_k_max_n) return false;
+  const char* who = "top_k";
+  use_device(ctx, who);
+  detail::temp_memory offsets(ctx, ws, 2 * sizeof(std::int64_t));
+  one_segment_kernel<<<1, 1, 0, stream_of(ctx)>>>(offsets.as<std::int64_t>(), n);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  select_by_chunks(ctx, in, values, offsets.as<std::int64_t>(), 1, 0, n, int(k), out, out_values, largest, sorted,
+                   ws, who);
+  return true;
+}
+
 #define PARPRIM_INSTANTIATE_W(K, W)                                                            \
+  template bool top_k_by_chunks<K, W>(const context&, const K*, const W*, std::int64_t,         \
+                                      std::int64_t, K*, W*, bool, bool, workspace*);            \
   template void segmented_top_k<K, W>(const context&, const K*, const W*, const std::int64_t*, \
                                       std::int64_t, std::int64_t, std::int64_t, std::int64_t,   \
                                       K*, W*, bool, bool, workspace*);
