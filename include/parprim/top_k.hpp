@@ -45,7 +45,8 @@
 // a radix sort of the k chosen elements only. On CUDA, when the elements at or below the
 // first digit's choice (the candidates) are at most n/8, they are copied out in input order
 // after the first pass and every later pass reads only them (for top_k_pairs the final
-// compaction still reads all n); this costs one wait for a count on the host. For k <= 32 and
+// compaction still reads all n); this costs one wait for a count on the host, so up to 16 MiB
+// of keys every pass reads the input instead (from L2 after the first). For k <= 32 and
 // n <= 2^18 (where that select's dozen launches dominate), segmented_top_k's chunked select
 // over one segment instead (above), in two or three launches.
 #pragma once

@@ -52,25 +52,26 @@ void top_k(const context& ctx, const U* in, const W* values, std::int64_t n, std
   auto* tile_counts = reinterpret_cast<counts*>(base + state_bytes + hist_bytes);
   void* scan_scratch = base + state_bytes + hist_bytes + counts_bytes;
 
-  // First pass over all n: the top digit. state = {prefix 0, mask 0, remaining k}.
-  select_state<U> host{U(0), U(0), static_cast<long long>(k), 0};
-  PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemcpyAsync(state, &host, sizeof(host), cudaMemcpyHostToDevice, stream));
+  // First pass over all n: the top digit; pick_first_digit_kernel writes the whole state.
   PARPRIM_CUDA_CHECK(ctx.name(), who, cudaMemsetAsync(hist, 0, hist_bytes, stream));
   const std::int64_t grid = std::min<std::int64_t>(ceil_div(n, tuning::threads),
                                                    std::int64_t(sms) * tuning::histogram_blocks_per_sm);
   const int first_shift = int(sizeof(U)) * 8 - tuning::first_digit_bits;
   first_histogram_kernel<U><<<unsigned(grid), tuning::threads, 0, stream>>>(in, n, kind, largest, first_shift, hist);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  pick_first_digit_kernel<U><<<1, 256, 0, stream>>>(state, hist, first_shift);
+  pick_first_digit_kernel<U><<<1, 256, 0, stream>>>(state, hist, first_shift, k);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
-  ctx.copy_to_host(&host, state, sizeof(host));
 
   // Copy the candidates out, in input order, when they are few: every later pass, and for
   // keys alone the final compaction too, then reads them instead of n. They are leased from
-  // the workspace above the state.
+  // the workspace above the state. Deciding waits for their count on the host, so up to
+  // no_wait_max_bytes of keys every pass reads the input instead, without waiting.
   const U* src = in;
   std::int64_t src_n = n;
-  const bool copy_candidates = host.candidates <= n / tuning::candidate_divisor;
+  const bool wait = n * std::int64_t(sizeof(U)) > tuning::no_wait_max_bytes;
+  select_state<U> host{};
+  if (wait) ctx.copy_to_host(&host, state, sizeof(host));
+  const bool copy_candidates = wait && host.candidates <= n / tuning::candidate_divisor;
   detail::temp_memory candidates(ctx, ws, copy_candidates ? std::size_t(host.candidates) * sizeof(U) : 0);
   if (copy_candidates) {
     const candidate_pred<U> pred{kind, largest, first_shift, U(host.prefix >> first_shift)};

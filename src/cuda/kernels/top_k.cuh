@@ -17,7 +17,8 @@
 //   scan_counts_kernel one block: exclusive scan of the tile counts in tile order;
 //   place_kernel      per tile: each thread's position from the tile prefix and a block
 //                     scan of the per-thread counts, then the writes (input order).
-// One host round trip, after the first pass, reads the candidate count (top_k.cu). Full
+// Above no_wait_max_bytes of keys, one host round trip after the first pass reads the candidate
+// count (top_k.cu). Full
 // passes over n: the first histogram and the candidate copy_if; the other passes read only the
 // candidates (keys only) or the candidates and then n twice for the final compaction (pairs).
 #pragma once
@@ -117,11 +118,12 @@ __global__ void __launch_bounds__(256)
 }
 
 // One block of 256 threads, each owning first_bins / 256 consecutive bins: a scan of the
-// per-thread sums, then the owner of the bin that holds the k-th element sets the state.
+// per-thread sums, then the owner of the bin that holds the k-th element writes the whole
+// state (exactly one bin holds it: 1 <= k <= n).
 // Clears the histogram for the 8-bit passes.
 template <class U>
 __global__ void __launch_bounds__(256)
-    pick_first_digit_kernel(select_state<U>* state, unsigned long long* hist, int shift) {
+    pick_first_digit_kernel(select_state<U>* state, unsigned long long* hist, int shift, long long k) {
   constexpr int per_thread = tuning::first_bins / 256;
   using scan = cuda_prim::block_scan<unsigned long long, ull_plus, 256>;
   __shared__ typename scan::storage s;
@@ -130,8 +132,7 @@ __global__ void __launch_bounds__(256)
   for (int j = 0; j < per_thread; ++j) mine += hist[first + j];
   unsigned long long inclusive, before, total;
   scan::scan(s, mine, ull_plus{}, inclusive, before, total);
-  const unsigned long long remaining = static_cast<unsigned long long>(state->remaining);
-  __syncthreads();  // every thread has read state before the chosen one updates it
+  const unsigned long long remaining = static_cast<unsigned long long>(k);
   for (int j = 0; j < per_thread; ++j) {
     const unsigned long long count = hist[first + j];
     if (before < remaining && remaining <= before + count) {
