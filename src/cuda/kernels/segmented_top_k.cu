@@ -37,10 +37,13 @@ constexpr std::int64_t select_min_chunk = 2048;
 // alike (bench/results/2026-11-25-h100-segmented-top-k-each.md): S = 1 0.17 against 0.29 ms,
 // S = 16 2.3 against 3.7 ms; at 2^20 S = 1 0.14 against 0.16 ms but S = 16 2.2 against 1.5.
 // Whatever the lengths, a mean of 2^22 bounds the fixed costs to about 60% of the sort's.
+// (Measured while top_k still waited on the host at every size; it no longer does up to 16
+// MiB of keys, which only lowers the fixed cost.)
 constexpr std::int64_t select_each_min_mean_length = std::int64_t(1) << 22;
 // top_k with k <= 32 on at most this many elements: the chunked select over one segment (two
-// launches) instead of the radix select (a dozen launches and a wait on the host: ~0.095 ms
-// from 2^10 to 2^18 on the H100). Chunked, random f32 keys: 0.028-0.060 ms there; keys in
+// launches) instead of the radix select (a dozen launches and then a wait on the host:
+// ~0.095 ms from 2^10 to 2^18 on the H100; ~0.07 ms since it stopped waiting below 16 MiB,
+// 2026-11-25-h100-top-k-no-wait.md). Chunked, random f32 keys: 0.028-0.060 ms there; keys in
 // ascending order with the largest asked (every key enters the lists): 0.029-0.076 ms. At
 // 2^20 ascending keys with k = 8 take 0.162 against 0.111 ms (random 0.077)
 // (bench/results/2026-11-25-h100-top-k-chunked.md).
