@@ -49,10 +49,8 @@ void check_type(const context& ctx, std::uint64_t seed) {
   for (std::int64_t n : {1, 2, 33, 4095, 4096, 4097, 70'001, 262'144, 262'145}) {
     if (n > testing::max_test_size()) continue;
     auto x = make_keys<K>(n, seed ^ std::uint64_t(n));
-    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
     auto in = buffer<K>::from_host(ctx, x);
-    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    auto vin = input_positions(ctx, n);
     const auto ranked_largest = reference::ranked_positions(x, true);
     const auto ranked_smallest = reference::ranked_positions(x, false);
     for (std::int64_t k : {std::int64_t(1), std::min<std::int64_t>(n, 32), (n + 1) / 2, n}) {
@@ -84,10 +82,8 @@ TEST_P(TopK, FewCandidatesKeepInputOrderAndTies) {
   const std::int64_t n = std::min<std::int64_t>((std::int64_t(1) << 22) + 5, testing::max_test_size());
   std::vector<float> x(static_cast<std::size_t>(n));
   for (auto& v : x) v = float(g() % 50'000) / 50'000.0f;  // about 2 copies of each value
-  std::vector<std::int32_t> ids(x.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = std::int32_t(i);
   auto in = buffer<float>::from_host(ctx, x);
-  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  auto vin = input_positions(ctx, n);
   for (bool largest : {true, false}) {
     const auto ranked = reference::ranked_positions(x, largest);
     const sort_order order = largest ? sort_order::descending : sort_order::ascending;
@@ -123,9 +119,7 @@ TEST_P(TopK, InputsThatMisleadASample) {
   for (std::int64_t i = 0; i < n; ++i) ascending[i] = std::uint32_t(i / 3);  // ties in runs of 3
   inputs.push_back({"ascending", ascending});
   inputs.push_back({"descending", std::vector<std::uint32_t>(ascending.rbegin(), ascending.rend())});
-  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
-  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  auto vin = input_positions(ctx, n);
   for (const auto& [name, x] : inputs) {
     auto in = buffer<std::uint32_t>::from_host(ctx, x);
     for (bool largest : {true, false}) {

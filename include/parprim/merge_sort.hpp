@@ -60,7 +60,6 @@ struct merge_sort_tag { static constexpr const char* header = "parprim/cuda/merg
 
 namespace merge_detail {
 
-
 [[noreturn]] inline void fail(const context& ctx, const char* who, const std::string& what,
                               errc code = errc::invalid_argument) {
   throw error(code, std::string("parprim::") + who + " [" + ctx.name() + "]: " + what);

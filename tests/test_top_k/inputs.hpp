@@ -30,6 +30,14 @@ std::vector<T> make_keys(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
+// The positions 0, 1, ..., n - 1 on the context: the values of the pairs forms, so that each
+// chosen value names where its key was.
+inline buffer<std::int32_t> input_positions(const context& ctx, std::int64_t n) {
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+  return buffer<std::int32_t>::from_host(ctx, ids);
+}
+
 // Every byte of b still holds the poison 0x5A: nothing was written to it.
 template <class T>
 bool untouched(const buffer<T>& b) {

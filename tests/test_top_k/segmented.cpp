@@ -68,10 +68,8 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
   for (std::int64_t n : {0, 1, 33, 4097, 20'001}) {
     if (n > testing::max_test_size()) continue;
     auto x = make_keys<K>(n, seed ^ std::uint64_t(n));
-    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
     auto in = buffer<K>::from_host(ctx, x);
-    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    auto vin = input_positions(ctx, n);
     std::vector<std::vector<std::int64_t>> layouts{{0, n}, {0}};
     std::vector<std::int64_t> mixed{std::min<std::int64_t>(n, 2)};
     while (mixed.back() < n) mixed.push_back(std::min(n, mixed.back() + std::int64_t(g() % 300)));
@@ -123,10 +121,8 @@ void check_long_segments(const context& ctx, std::uint64_t seed) {
   const std::int64_t n = (std::int64_t(1) << 18) + (std::int64_t(1) << 16) + 3;
   if (n > testing::max_test_size()) return;
   auto x = make_keys<K>(n, seed);
-  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
   auto in = buffer<K>::from_host(ctx, x);
-  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  auto vin = input_positions(ctx, n);
   const std::vector<std::vector<std::int64_t>> layouts{
       {0, n}, {0, 3, 3, 70, n - 200, n - 7, n}, {5, 150'001, n}};
   for (const auto& offsets : layouts)
@@ -152,10 +148,8 @@ TEST_P(SegmentedTopK, FewLongSegmentsEachSelected) {
     const std::int64_t n = (std::int64_t(1) << 23) + 7;
     if (n > testing::max_test_size()) return;
     auto x = make_keys<float>(n, seed);
-    std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
     auto in = buffer<float>::from_host(ctx, x);
-    auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+    auto vin = input_positions(ctx, n);
     expect_segmented(ctx, x, in, vin, {2, n - 5, n}, 4099);
   });
 }
@@ -170,9 +164,7 @@ template <class K>
 void check_ordered_keys(const context& ctx) {
   const std::int64_t n = 150'001;
   if (n > testing::max_test_size()) return;
-  std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
-  auto vin = buffer<std::int32_t>::from_host(ctx, ids);
+  auto vin = input_positions(ctx, n);
   std::vector<std::vector<std::int64_t>> layouts{{0, n}};
   for (std::int64_t length : {1000, 3000}) {
     std::vector<std::int64_t> offsets;

@@ -37,5 +37,4 @@ class temp_memory {
   workspace* ws_ = nullptr;  // the workspace leased from, else ptr_ is the allocator's
 };
 
-
 }  // namespace parprim::detail
