@@ -1,7 +1,7 @@
 // Front ends of top_k and top_k_pairs: validate, select the k elements in input order on the
-// backend (radix select on raw key words), then sort those k when asked to (small inputs with
-// k <= 32 on CUDA: the chunked select, sorted by itself). Segmented top-k: validate, then the
-// backend does all of it.
+// backend (radix select on raw key words), then sort those k when asked to (small inputs on
+// CUDA: the chunked select for k <= 32, an argsort of one tile otherwise, each in the order
+// asked). Segmented top-k: validate, then the backend does all of it.
 #include "parprim/top_k.hpp"
 
 #include <string>
@@ -39,8 +39,8 @@ void check_keys(const detail::checker& c, span<const K> in, span<K> out, key_nam
 }
 
 // The k chosen elements in input order on the backend (radix select on raw key words), then
-// sorted when asked; on CUDA, small inputs with k <= 32 take the chunked select of
-// segmented_top_k instead, which orders them itself.
+// sorted when asked; on CUDA, small inputs take the chunked select of segmented_top_k (k <= 32)
+// or an argsort instead, which order them themselves.
 template <class K, class V>
 void select_front_end(const detail::checker& c, span<const K> in, const V* values,
                       std::int64_t k, span<K> out, V* out_values, key_names names,
@@ -60,7 +60,8 @@ void select_front_end(const detail::checker& c, span<const K> in, const V* value
   const bool largest = order == sort_order::descending;
 #if PARPRIM_HAVE_CUDA
   if (ctx.kind() == backend::cuda) {
-    if (cuda_backend::top_k_by_chunks(ctx, in.data(), xv, in.size(), k, out.data(), ov, largest, sorted, ws))
+    if (cuda_backend::top_k_by_chunks(ctx, in.data(), xv, in.size(), k, out.data(), ov, largest, sorted, ws) ||
+        cuda_backend::top_k_by_argsort(ctx, in.data(), xv, in.size(), k, out.data(), ov, largest, sorted, ws))
       return;
     cuda_backend::top_k(ctx, x, xv, in.size(), k, o, ov, detail::kind_of<K>(), largest, ws);
   } else

@@ -21,6 +21,12 @@ template <class K, class W>
 bool top_k_by_chunks(const context& ctx, const K* in, const W* values, std::int64_t n, std::int64_t k,
                      K* out, W* out_values, bool largest, bool sorted, workspace* ws);
 
+// top_k on at most 4096 elements by an argsort (kernels/segmented_top_k.cu), in the order
+// asked; false, doing nothing, for more elements.
+template <class K, class W>
+bool top_k_by_argsort(const context& ctx, const K* in, const W* values, std::int64_t n, std::int64_t k,
+                      K* out, W* out_values, bool largest, bool sorted, workspace* ws);
+
 // Segmented (kernels/segmented_top_k.cu): K the key type itself (the per-segment sort needs
 // its order), W the value word. Offsets are checked; [first, last) is the range they cover.
 template <class K, class W>

@@ -1,6 +1,8 @@
 // CUDA segmented top-k. For k <= 32 and segments of 256 or more elements on average, blocks over
 // equal chunks of the keys keep each warp's best candidates in registers (segmented_top_k.cuh).
 // For larger k and segments of 2^22 or more on average, top_k's radix select on each in turn.
+// top_k itself comes here for small inputs: k <= 32 by the chunked select over one segment,
+// larger k on one tile by an argsort.
 // Otherwise by composition: a stable segmented sort of (key, position) puts each segment's
 // chosen elements first (ties by position, as the contract asks); a slice keeps the first
 // min(k, length) positions of every segment in slots s*k ...; for input order those positions
@@ -48,6 +50,10 @@ constexpr std::int64_t select_each_min_mean_length = std::int64_t(1) << 22;
 // 2^20 ascending keys with k = 8 take 0.162 against 0.111 ms (random 0.077)
 // (bench/results/2026-11-25-h100-top-k-chunked.md).
 constexpr std::int64_t chunked_top_k_max_n = std::int64_t(1) << 18;
+// top_k with larger k on at most this many elements, radix_sort's one-block size
+// (radix_sort_small.cuh): an argsort, then the first k positions (sorted again for input
+// order), then a gather; three launches against the radix select's ten or so (~0.07 ms).
+constexpr std::int64_t argsort_top_k_max_n = 4096;
 
 // The offsets {0, n} of top_k's one segment.
 __global__ void one_segment_kernel(std::int64_t* offsets, std::int64_t n) {
@@ -82,6 +88,18 @@ __global__ void __launch_bounds__(threads)
       chosen_offsets[2 * s + 1] = s * k + m;
     }
     if (i == 0) chosen_offsets[2 * segments] = slots;
+  }
+}
+
+// top_k's chosen elements from the first k positions of its argsort.
+template <class K, class W, class P>
+__global__ void __launch_bounds__(threads)
+    gather_first_kernel(const K* in, const W* values, const P* positions, std::int64_t k, K* out,
+                        W* out_values) {
+  for (std::int64_t j = std::int64_t(blockIdx.x) * threads + threadIdx.x; j < k;
+       j += std::int64_t(gridDim.x) * threads) {
+    out[j] = in[positions[j]];
+    if (out_values) out_values[j] = values[positions[j]];
   }
 }
 
@@ -242,7 +260,29 @@ bool top_k_by_chunks(const context& ctx, const K* in, const W* values, std::int6
   return true;
 }
 
+template <class K, class W>
+bool top_k_by_argsort(const context& ctx, const K* in, const W* values, std::int64_t n, std::int64_t k,
+                      K* out, W* out_values, bool largest, bool sorted, workspace* ws) {
+  using namespace cuda_kernels;
+  using namespace cuda_kernels::segmented_top_k;
+  using P = std::uint32_t;
+  if (n > argsort_top_k_max_n) return false;
+  const char* who = "top_k";
+  use_device(ctx, who);
+  // Stable, so equal keys keep their input order: ties go to the earliest positions.
+  detail::temp_memory positions(ctx, ws, std::size_t(n) * sizeof(P));
+  argsort<K, P>(ctx, span<const K>(in, n), span<P>(positions.as<P>(), n),
+                largest ? sort_order::descending : sort_order::ascending, 0, -1, ws);
+  if (!sorted) radix_sort<P>(ctx, span<P>(positions.as<P>(), k), sort_order::ascending, 0, -1, sort_algorithm::onesweep, ws);
+  gather_first_kernel<K, W, P><<<grid_for(k), threads, 0, stream_of(ctx)>>>(in, values, positions.as<P>(), k, out,
+                                                                             out_values);
+  PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  return true;
+}
+
 #define PARPRIM_INSTANTIATE_W(K, W)                                                            \
+  template bool top_k_by_argsort<K, W>(const context&, const K*, const W*, std::int64_t,        \
+                                       std::int64_t, K*, W*, bool, bool, workspace*);           \
   template bool top_k_by_chunks<K, W>(const context&, const K*, const W*, std::int64_t,         \
                                       std::int64_t, K*, W*, bool, bool, workspace*);            \
   template void segmented_top_k<K, W>(const context&, const K*, const W*, const std::int64_t*, \
