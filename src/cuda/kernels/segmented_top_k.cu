@@ -273,9 +273,11 @@ bool top_k_by_argsort(const context& ctx, const K* in, const W* values, std::int
   detail::temp_memory positions(ctx, ws, std::size_t(n) * sizeof(P));
   argsort<K, P>(ctx, span<const K>(in, n), span<P>(positions.as<P>(), n),
                 largest ? sort_order::descending : sort_order::ascending, 0, -1, ws);
-  if (!sorted) radix_sort<P>(ctx, span<P>(positions.as<P>(), k), sort_order::ascending, 0, -1, sort_algorithm::onesweep, ws);
-  gather_first_kernel<K, W, P><<<grid_for(k), threads, 0, stream_of(ctx)>>>(in, values, positions.as<P>(), k, out,
-                                                                             out_values);
+  if (!sorted)  // input order: the chosen positions sorted
+    radix_sort<P>(ctx, span<P>(positions.as<P>(), k), sort_order::ascending, 0, -1,
+                  sort_algorithm::onesweep, ws);
+  gather_first_kernel<K, W, P><<<grid_for(k), threads, 0, stream_of(ctx)>>>(
+      in, values, positions.as<P>(), k, out, out_values);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   return true;
 }
