@@ -13,9 +13,11 @@
 namespace parprim::bench::yardstick {
 
 template <class K>
-double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n) {
+double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n, int begin_bit,
+                        int end_bit) {
+  if (end_bit < 0) end_bit = int(sizeof(K) * 8);
   return time_cub(s, "cub::DeviceRadixSort::SortKeys", [&](void* t, std::size_t& b, cudaStream_t st) {
-    return cub::DeviceRadixSort::SortKeys(t, b, keys_in, keys_out, n, 0, int(sizeof(K) * 8), st);
+    return cub::DeviceRadixSort::SortKeys(t, b, keys_in, keys_out, n, begin_bit, end_bit, st);
   });
 }
 
@@ -43,13 +45,13 @@ double cub_merge_sort_ms(session& s, const record16* in, record16* out, std::int
 }
 
 template double cub_sort_keys_ms<std::uint8_t>(session&, const std::uint8_t*, std::uint8_t*,
-                                               std::int64_t);
+                                             std::int64_t, int, int);
 template double cub_sort_keys_ms<std::uint16_t>(session&, const std::uint16_t*, std::uint16_t*,
-                                                std::int64_t);
+                                             std::int64_t, int, int);
 template double cub_sort_keys_ms<std::uint32_t>(session&, const std::uint32_t*, std::uint32_t*,
-                                                std::int64_t);
+                                             std::int64_t, int, int);
 template double cub_sort_keys_ms<std::uint64_t>(session&, const std::uint64_t*, std::uint64_t*,
-                                                std::int64_t);
+                                             std::int64_t, int, int);
 template double cub_sort_pairs_ms<std::uint32_t>(session&, const std::uint32_t*, std::uint32_t*,
                                                  const std::uint32_t*, std::uint32_t*,
                                                  std::int64_t);

@@ -10,9 +10,10 @@
 
 namespace parprim::bench::yardstick {
 
-// K: u8, u16, u32 or u64 keys.
+// K: u8, u16, u32 or u64 keys, sorted on bits [begin_bit, end_bit) (end_bit -1: every bit).
 template <class K>
-double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n);
+double cub_sort_keys_ms(session& s, const K* keys_in, K* keys_out, std::int64_t n, int begin_bit = 0,
+                        int end_bit = -1);
 // u32 keys with u32 or u64 values (V).
 template <class V>
 double cub_sort_pairs_ms(session& s, const std::uint32_t* keys_in, std::uint32_t* keys_out,

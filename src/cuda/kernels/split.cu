@@ -4,19 +4,25 @@
 //               writes the counts bucket-major: table[bucket * tiles + tile]
 //   2. scan     exclusive scan of the table (the library's parprim::exclusive_scan): entry
 //               (bucket, tile) becomes where that tile writes its first element of that bucket
-//   3. scatter  each block walks its tile again in input order, 256 elements per round.
-//               Inside a warp, lanes with the same bucket find each other (match_any) and
-//               take consecutive positions; the warps of a round take their turns in warp
-//               order, so positions follow input order across the whole tile
-// Tiles hold at least 8 elements per bucket, so the table stays below n / 8 entries. This is
-// the general algorithm for any F up to 4096; radix sort's Onesweep pass is the fast special
-// case for 256 buckets taken from key bits.
+//   3. scatter  up to 256 buckets, the ranked scatter: the Onesweep pass kernel's ranking
+//               (radix_sort_pass.cuh) with the bucket as the digit. Each warp counts its
+//               elements per bucket, the counts give every warp its first position per bucket
+//               in the tile, the lanes of a bucket find each other by ballots and take
+//               consecutive positions; the tile, staged in shared memory in bucket order,
+//               leaves in runs of consecutive addresses. More buckets: each block walks its
+//               tile in input order, 256 elements per round; inside a warp, lanes with the
+//               same bucket find each other (match_any) and take consecutive positions; the
+//               warps of a round take their turns in warp order, one barrier each.
+// The general scatter's tiles hold at least 8 elements per bucket, so the table stays below
+// n / 8 entries. The ranked scatter took 256 buckets of 2^28 u32 from 7.70 ms (the general
+// scatter, H100) to the figure in bench/results/2026-11-25-h100-split.md.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include "core/partition_functors.hpp"
+#include "cuda/kernels/radix_sort_pass.cuh"
 #include "parprim/detail/temp_memory.hpp"
 #include "parprim/cuda/detail/launch.cuh"
 #include "cuda/partition_backend.hpp"
@@ -58,7 +64,7 @@ __global__ void __launch_bounds__(tuning::threads) split_count(split_args<T> a) 
     a.table[std::int64_t(b) * a.tiles + blockIdx.x] = s_count[b];
 }
 
-// ---- 3. Scatter ----------------------------------------------------------------------------
+// ---- 3. Scatter, more buckets ------------------------------------------------------------
 template <class T>
 __global__ void __launch_bounds__(tuning::threads) split_scatter(split_args<T> a) {
   extern __shared__ long long s_next[];  // [buckets]: next write position of each bucket
@@ -95,6 +101,65 @@ __global__ void __launch_bounds__(tuning::threads) split_scatter(split_args<T> a
   }
 }
 
+// ---- 3. Scatter, up to 256 buckets ---------------------------------------------------------
+// Item k of lane l of warp w is tile element w * 32 * Items + k * 32 + l: coalesced loads, and
+// ranking items in k order, lanes in lane order, visits each warp's elements in input order.
+// The last tile is padded with the last bucket: padding comes after every real element of it,
+// so it takes the tile positions past the real elements and is never written.
+template <class T, int Items>
+__global__ void __launch_bounds__(tuning::ranked_threads) split_ranked_scatter(split_args<T> a) {
+  using namespace onesweep;
+  constexpr int threads = tuning::ranked_threads, warps = threads / 32, tile = threads * Items;
+  static_assert(threads >= radix, "one thread per bucket");
+  __shared__ unsigned s_counters[warps * radix];  // per warp and bucket: count, then next position
+  __shared__ T s_tile[tile];                      // the tile in bucket order
+  __shared__ unsigned char s_bucket[tile];
+  __shared__ long long s_to_global[radix];  // per bucket: global position - tile position
+  __shared__ unsigned s_warp_totals[warps];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  for (int i = tid; i < warps * radix; i += threads) s_counters[i] = 0;
+
+  const std::int64_t begin = std::int64_t(blockIdx.x) * tile;
+  const int count = int(min(std::int64_t(tile), a.n - begin));
+  const int warp_first = warp * 32 * Items;
+  const unsigned pad = unsigned(a.f.buckets - 1);
+  T x[Items];
+  unsigned bucket[Items];
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const int i = warp_first + k * 32 + lane;
+    x[k] = i < count ? a.in[begin + i] : T{};
+    bucket[k] = i < count ? a.f(x[k]) : pad;
+  }
+  __syncthreads();  // counters cleared
+  auto same = [](unsigned b) { return b; };
+  unsigned* warp_counters = s_counters + warp * radix;
+  count_digits(bucket, same, warp_counters);
+  __syncthreads();
+
+  // Thread b: bucket b's count in the tile, where it starts there, and each warp's first
+  // position of it; the table entry gives where the tile's first element of b goes.
+  const int b = tid;
+  unsigned bucket_count = 0;
+  if (b < radix)
+    for (int w = 0; w < warps; ++w) bucket_count += s_counters[w * radix + b];
+  const unsigned tile_start = block_exclusive_sum(bucket_count, s_warp_totals);
+  if (b < radix) {
+    warp_digit_starts<warps>(s_counters, b, tile_start);
+    s_to_global[b] = b < int(a.f.buckets) ? a.table[std::int64_t(b) * a.tiles + blockIdx.x] - tile_start : 0;
+  }
+  __syncthreads();
+  unsigned rank[Items];
+  rank_from_counts(bucket, same, warp_counters, lane, rank);
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    s_tile[rank[k]] = x[k];
+    s_bucket[rank[k]] = static_cast<unsigned char>(bucket[k]);
+  }
+  __syncthreads();
+  for (int i = tid; i < count; i += threads) a.out[s_to_global[s_bucket[i]] + i] = s_tile[i];
+}
+
 __global__ void split_bucket_offsets(const long long* table, unsigned tiles, int buckets,
                                      std::int64_t n, std::int64_t* offsets) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
@@ -117,10 +182,14 @@ void split(const context& ctx, span<const T> in, span<T> out, const detail::buck
   cudaStream_t stream = stream_of(ctx);
   const std::int64_t n = in.size();
   const int buckets = int(f.buckets);
-  // At least min_tile elements and 8 per bucket, in whole rounds of `threads`.
+  // Ranked: its own tile. General: at least min_tile elements and 8 per bucket, in whole
+  // rounds of `threads`.
+  const bool ranked = buckets <= tuning::ranked_max_buckets;
+  constexpr int ranked_items = sizeof(T) == 8 ? tuning::ranked_items_8byte : tuning::ranked_items;
   const std::int64_t wanted = std::max<std::int64_t>(tuning::min_tile,
                                                      std::int64_t(tuning::elements_per_bucket) * buckets);
-  const int tile_size = int(ceil_div(wanted, tuning::threads) * tuning::threads);
+  const int tile_size = ranked ? tuning::ranked_threads * ranked_items
+                               : int(ceil_div(wanted, tuning::threads) * tuning::threads);
   const std::int64_t tiles = ceil_div(n, tile_size);
   const std::int64_t entries = std::int64_t(buckets) * tiles;
   detail::temp_memory temp(ctx, ws, std::size_t(entries) * sizeof(long long));
@@ -138,7 +207,10 @@ void split(const context& ctx, span<const T> in, span<T> out, const detail::buck
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   span<std::int64_t> table(reinterpret_cast<std::int64_t*>(a.table), entries);
   exclusive_scan<std::int64_t>(ctx, table, table);  // in place
-  split_scatter<T><<<unsigned(tiles), tuning::threads, buckets * sizeof(long long), stream>>>(a);
+  if (ranked)
+    split_ranked_scatter<T, ranked_items><<<unsigned(tiles), tuning::ranked_threads, 0, stream>>>(a);
+  else
+    split_scatter<T><<<unsigned(tiles), tuning::threads, buckets * sizeof(long long), stream>>>(a);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   if (bucket_offsets) {
     split_bucket_offsets<<<unsigned(ceil_div(buckets + 1, 256)), 256, 0, stream>>>(
