@@ -14,8 +14,9 @@
 //               same bucket find each other (match_any) and take consecutive positions; the
 //               warps of a round take their turns in warp order, one barrier each.
 // The general scatter's tiles hold at least 8 elements per bucket, so the table stays below
-// n / 8 entries. The ranked scatter took 256 buckets of 2^28 u32 from 7.70 ms (the general
-// scatter, H100) to the figure in bench/results/2026-11-25-h100-split.md.
+// n / 8 entries. H100, 256 buckets of 2^28 u32: 7.65 ms with the general scatter, 1.82 ms
+// with the ranked one (0.91x CUB's radix sort of the same byte; 1.05x at 2^24;
+// bench/results/2026-11-25-h100-split.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -49,16 +50,26 @@ struct split_args {
 };
 
 // ---- 1. Count ------------------------------------------------------------------------------
+// In rounds of threads x count_items elements: the round's loads first, in flight together,
+// then one shared atomic per element.
 template <class T>
 __global__ void __launch_bounds__(tuning::threads) split_count(split_args<T> a) {
+  constexpr int items = tuning::count_items, round = tuning::threads * items;
   extern __shared__ unsigned s_count[];  // [buckets]
   const int buckets = int(a.f.buckets);
   for (int b = threadIdx.x; b < buckets; b += tuning::threads) s_count[b] = 0;
   __syncthreads();
   const std::int64_t begin = std::int64_t(blockIdx.x) * a.tile_size;
   const int count = int(min(std::int64_t(a.tile_size), a.n - begin));
-  for (int i = threadIdx.x; i < count; i += tuning::threads)
-    atomicAdd(&s_count[a.f(a.in[begin + i])], 1u);
+  for (int first = threadIdx.x; first < count; first += round) {
+    T x[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (first + k * tuning::threads < count) x[k] = a.in[begin + first + k * tuning::threads];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (first + k * tuning::threads < count) atomicAdd(&s_count[a.f(x[k])], 1u);
+  }
   __syncthreads();
   for (int b = threadIdx.x; b < buckets; b += tuning::threads)
     a.table[std::int64_t(b) * a.tiles + blockIdx.x] = s_count[b];
@@ -111,12 +122,20 @@ __global__ void __launch_bounds__(tuning::ranked_threads) split_ranked_scatter(s
   using namespace onesweep;
   constexpr int threads = tuning::ranked_threads, warps = threads / 32, tile = threads * Items;
   static_assert(threads >= radix, "one thread per bucket");
-  __shared__ unsigned s_counters[warps * radix];  // per warp and bucket: count, then next position
-  __shared__ T s_tile[tile];                      // the tile in bucket order
+  // Per warp and bucket the count, then the next position; once ranked, the tile in bucket order.
+  constexpr int counter_bytes = warps * radix * int(sizeof(unsigned));
+  constexpr int tile_bytes = tile * int(sizeof(T));
+  __shared__ __align__(16)
+      unsigned char s_shared[counter_bytes > tile_bytes ? counter_bytes : tile_bytes];
+  unsigned* const s_counters = reinterpret_cast<unsigned*>(s_shared);
+  T* const s_tile = reinterpret_cast<T*>(s_shared);
   __shared__ unsigned char s_bucket[tile];
   __shared__ long long s_to_global[radix];  // per bucket: global position - tile position
   __shared__ unsigned s_warp_totals[warps];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int b = tid;  // the bucket this thread keeps track of
+  const long long first_global =
+      b < int(a.f.buckets) ? a.table[std::int64_t(b) * a.tiles + blockIdx.x] : 0;
   for (int i = tid; i < warps * radix; i += threads) s_counters[i] = 0;
 
   const std::int64_t begin = std::int64_t(blockIdx.x) * tile;
@@ -138,19 +157,19 @@ __global__ void __launch_bounds__(tuning::ranked_threads) split_ranked_scatter(s
   __syncthreads();
 
   // Thread b: bucket b's count in the tile, where it starts there, and each warp's first
-  // position of it; the table entry gives where the tile's first element of b goes.
-  const int b = tid;
+  // position of it; the table entry, read early, gives where the tile's first element of b goes.
   unsigned bucket_count = 0;
   if (b < radix)
     for (int w = 0; w < warps; ++w) bucket_count += s_counters[w * radix + b];
   const unsigned tile_start = block_exclusive_sum(bucket_count, s_warp_totals);
   if (b < radix) {
     warp_digit_starts<warps>(s_counters, b, tile_start);
-    s_to_global[b] = b < int(a.f.buckets) ? a.table[std::int64_t(b) * a.tiles + blockIdx.x] - tile_start : 0;
+    s_to_global[b] = first_global - tile_start;
   }
   __syncthreads();
   unsigned rank[Items];
   rank_from_counts(bucket, same, warp_counters, lane, rank);
+  __syncthreads();  // every warp has ranked: the counters' space takes the tile
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     s_tile[rank[k]] = x[k];
