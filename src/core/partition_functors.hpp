@@ -64,8 +64,15 @@ struct bucket_eval {
 
   template <class T>
   PARPRIM_HD std::uint32_t operator()(T x) const {
-    if (key_bits)
-      return key_field(raw_bits(x), static_cast<key_kind>(kind), false, shift, width);
+    return key_bits ? field(x) : range(x);
+  }
+  // The two forms alone (the CPU backend picks one per call, not per element).
+  template <class T>
+  PARPRIM_HD std::uint32_t field(T x) const {
+    return key_field(raw_bits(x), static_cast<key_kind>(kind), false, shift, width);
+  }
+  template <class T>
+  PARPRIM_HD std::uint32_t range(T x) const {
     double t = (static_cast<double>(x) - lower) * scale;
     if (t >= 0.0) {
       double last = static_cast<double>(buckets - 1);
