@@ -13,10 +13,11 @@ from ._errors import (BackendUnavailableError, DeviceError, Error, FileError,
                       UnsupportedDtypeError)
 from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, gather,
                         merge_sort, merge_sort_pairs, partition, scatter, sort, sort_pairs, split,
-                        synchronize)
+                        synchronize, unstable_partition)
 from ._keyed import (exclusive_scan_by_key, inclusive_scan_by_key, lower_bound, merge,
                      merge_by_key, reduce_by_key, reduce_by_key_into, run_length_encode,
-                     run_length_encode_into, top_k, top_k_pairs, unique, unique_by_key,
+                     run_length_encode_into, segmented_top_k, segmented_top_k_pairs, top_k,
+                     top_k_pairs, unique, unique_by_key,
                      unique_by_key_into, unique_count, unique_count_into, unique_into,
                      upper_bound)
 from ._primitives import (argmax, argmin, dot, exclusive_scan, gemm, histogram, inclusive_scan,
@@ -49,11 +50,13 @@ __all__ = [
     "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot", "exclusive_scan",
     "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition", "raytrace", "reduce",
     "release_cached_memory", "scatter", "sort", "sort_pairs", "split", "synchronize", "transform",
+    "unstable_partition",
     "exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge", "merge_by_key",
     "merge_sort", "merge_sort_pairs", "morton_encode", "reduce_by_key", "run_length_encode",
     "segmented_exclusive_scan", "segmented_exclusive_scan_by_flags", "segmented_inclusive_scan",
     "segmented_inclusive_scan_by_flags", "segmented_reduce", "segmented_sort",
-    "segmented_sort_pairs", "top_k", "top_k_pairs", "unique", "unique_by_key", "unique_count",
+    "segmented_sort_pairs", "segmented_top_k", "segmented_top_k_pairs", "top_k", "top_k_pairs",
+    "unique", "unique_by_key", "unique_count",
     "upper_bound", "reduce_by_key_into", "unique_into", "unique_by_key_into", "unique_count_into",
     "run_length_encode_into",
 ]

@@ -287,8 +287,55 @@ def top_k_pairs(keys, values, k, *, largest=True, sorted=True, keys_out=None, va
     return keys_out, values_out
 
 
+def _segments(fn, a, g, k):
+    """The offsets checked (1-D int64, at least one position); returns S * k, the output size."""
+    check_1d(fn, g, "offsets")
+    check_dtype(fn, g, "offsets", ("int64",))
+    if g.size < 1:
+        _refuse(fn, a.device, "offsets must hold at least one position (S + 1 for S segments)")
+    return (g.size - 1) * max(int(k), 0)
+
+
+def segmented_top_k(x, offsets, k, *, largest=True, sorted=True, out=None, stream=None):
+    """top_k in every segment of a 1-D array (offsets: int64, S + 1 non-decreasing positions;
+    segment s is x[offsets[s]:offsets[s+1]]). Segment s's min(k, length) chosen elements go to
+    out[s*k:], ordered as top_k orders them; the slots after them (a segment shorter than k)
+    read 0 in a new output and are left as they were in `out`. Returns out (S * k elements;
+    out.reshape(S, k) puts segment s in row s). k >= 1; bad offsets raise InvalidArgumentError
+    before anything is written."""
+    fn = "segmented_top_k"
+    (a, g), s = _inputs(fn, stream, [("x", x), ("offsets", offsets)], ALL_DTYPES)
+    check_1d(fn, a, "x")
+    size = _segments(fn, a, g, k)
+    fresh = out is None
+    out, o = output(fn, a, out, "out", (size,), a.dtype, stream)
+    _core.segmented_top_k(a.device, s, a.code, a.ptr, a.size, g.ptr, g.size, int(k), o.ptr, o.size,
+                          bool(largest), bool(sorted), fresh)
+    return out
+
+
+def segmented_top_k_pairs(keys, values, offsets, k, *, largest=True, sorted=True, keys_out=None,
+                          values_out=None, stream=None):
+    """segmented_top_k of the keys with each value travelling with its key (values =
+    arange(n) gives the chosen positions). Returns (keys, values), S * k elements each; slots
+    past a short segment read 0 in new outputs."""
+    fn = "segmented_top_k_pairs"
+    (a, v, g), s = _inputs(fn, stream, [("keys", keys), ("values", values), ("offsets", offsets)],
+                           ALL_DTYPES)
+    check_1d(fn, a, "keys"), check_1d(fn, v, "values")
+    check_dtype(fn, v, "values", ALL_DTYPES)
+    size = _segments(fn, a, g, k)
+    fresh_keys, fresh_values = keys_out is None, values_out is None
+    keys_out, ko = output(fn, a, keys_out, "keys_out", (size,), a.dtype, stream)
+    values_out, vo = output(fn, a, values_out, "values_out", (size,), v.dtype, stream)
+    _core.segmented_top_k_pairs(a.device, s, a.code, v.code, a.ptr, a.size, v.ptr, v.size, g.ptr,
+                                g.size, int(k), ko.ptr, ko.size, vo.ptr, vo.size, bool(largest),
+                                bool(sorted), fresh_keys, fresh_values)
+    return keys_out, values_out
+
+
 __all__ = ["exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge",
            "merge_by_key", "reduce_by_key", "reduce_by_key_into", "run_length_encode",
-           "run_length_encode_into", "top_k", "top_k_pairs", "unique", "unique_by_key",
-           "unique_by_key_into", "unique_count", "unique_count_into", "unique_into",
-           "upper_bound"]
+           "run_length_encode_into", "segmented_top_k", "segmented_top_k_pairs", "top_k",
+           "top_k_pairs", "unique", "unique_by_key", "unique_by_key_into", "unique_count",
+           "unique_count_into", "unique_into", "upper_bound"]

@@ -134,21 +134,31 @@ def copy_if(x, compare, value, *, out=None, stream=None):
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
     count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
-                         scalar_for(fn, a, "value", value), False)
+                         scalar_for(fn, a, "value", value), 0)
     return out[:count]
 
 
-def partition(x, compare, value, *, out=None, stream=None):
-    """Stable partition of a 1-D array: the elements that satisfy the predicate (see copy_if)
-    in input order, then the others in input order. Returns (out, number selected)."""
-    fn = "partition"
+def _partition(fn, x, compare, value, out, stream, mode):
     a, s = _input(fn, stream, "x", x, ALL_DTYPES)
     check_1d(fn, a, "x")
     code = _choice(fn, a.device, "compare", compare, _COMPARE)
     out, o = output(fn, a, out, "out", a.shape, a.dtype, stream)
     count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
-                         scalar_for(fn, a, "value", value), True)
+                         scalar_for(fn, a, "value", value), mode)
     return out, count
+
+
+def partition(x, compare, value, *, out=None, stream=None):
+    """Stable partition of a 1-D array: the elements that satisfy the predicate (see copy_if)
+    in input order, then the others in input order. Returns (out, number selected)."""
+    return _partition("partition", x, compare, value, out, stream, 1)
+
+
+def unstable_partition(x, compare, value, *, out=None, stream=None):
+    """partition with the rejected elements in reverse input order: one pass over the input
+    where partition reads it twice (on the GPU, as CUB's DevicePartition::If orders them).
+    Returns (out, number selected)."""
+    return _partition("unstable_partition", x, compare, value, out, stream, 2)
 
 
 def split(x, *, key_bits=None, even_range=None, out=None, stream=None):

@@ -1,8 +1,8 @@
 // Bindings of the primitives on runs of keys and on sorted ranges: reduce/scan by key, unique
 // and run-length encoding (and their stream-ordered _into forms), merge, vectorized binary
-// search and top-k. Same calling convention as bind_elementwise.cpp: (device, stream, element
-// type codes, every array as address and element count, options); the Python layer has
-// checked types and devices and made outputs.
+// search, top-k and segmented top-k. Same calling convention as bind_elementwise.cpp:
+// (device, stream, element type codes, every array as address and element count, options);
+// the Python layer has checked types and devices and made outputs.
 #include <cstdint>
 
 #include "common.hpp"
@@ -247,6 +247,48 @@ void top_k_pairs_of(int device, address stream, int key_dtype, int value_dtype, 
   });
 }
 
+// Segmented: out holds k slots per segment; a fresh output (zero_first, zero_keys,
+// zero_values) is zeroed first on the call's stream, so the slots past a segment shorter
+// than k read 0.
+void segmented_top_k_of(int device, address stream, int dtype, address in, count n_in,
+                        address offsets, count n_offsets, count k, address out, count n_out,
+                        bool largest, bool sorted, bool zero_first) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      if (zero_first)
+        ctx.fill_bytes(reinterpret_cast<void*>(out), 0, std::size_t(n_out) * sizeof(T));
+      segmented_top_k<T>(ctx, as_span<const T>(in, n_in),
+                         as_span<const std::int64_t>(offsets, n_offsets), k, as_span<T>(out, n_out),
+                         order_of(largest), sorted);
+    });
+  });
+}
+
+void segmented_top_k_pairs_of(int device, address stream, int key_dtype, int value_dtype,
+                              address keys, count n_keys, address values, count n_values,
+                              address offsets, count n_offsets, count k, address keys_out,
+                              count n_keys_out, address values_out, count n_values_out,
+                              bool largest, bool sorted, bool zero_keys, bool zero_values) {
+  dispatch_pair(key_dtype, value_dtype, [&](auto key_tag, auto value_tag) {
+    using K = typename decltype(key_tag)::type;
+    using V = typename decltype(value_tag)::type;
+    run_on(device, stream, [&](const context& ctx) {
+      if (zero_keys)
+        ctx.fill_bytes(reinterpret_cast<void*>(keys_out), 0,
+                       std::size_t(n_keys_out) * sizeof(K));
+      if (zero_values)
+        ctx.fill_bytes(reinterpret_cast<void*>(values_out), 0,
+                       std::size_t(n_values_out) * sizeof(V));
+      segmented_top_k_pairs<K, V>(ctx, as_span<const K>(keys, n_keys),
+                                  as_span<const V>(values, n_values),
+                                  as_span<const std::int64_t>(offsets, n_offsets), k,
+                                  as_span<K>(keys_out, n_keys_out),
+                                  as_span<V>(values_out, n_values_out), order_of(largest), sorted);
+    });
+  });
+}
+
 }  // namespace
 
 void bind_keyed(nb::module_& m) {
@@ -266,6 +308,8 @@ void bind_keyed(nb::module_& m) {
   m.def("search", &search_of);
   m.def("top_k", &top_k_of);
   m.def("top_k_pairs", &top_k_pairs_of);
+  m.def("segmented_top_k", &segmented_top_k_of);
+  m.def("segmented_top_k_pairs", &segmented_top_k_pairs_of);
 }
 
 }  // namespace parprim::python

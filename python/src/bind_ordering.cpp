@@ -106,16 +106,19 @@ void scatter_values(int device, address stream, int value_dtype, int index_dtype
   });
 }
 
-// copy_if and partition return their count, so they wait for the stream (as the C++ calls do).
+// copy_if and the partitions return their count, so they wait for the stream (as the C++ calls
+// do). mode: 0 copy_if, 1 partition, 2 unstable_partition.
 count select(int device, address stream, int dtype, address in, count n_in, address out,
-             count n_out, int cmp, nb::handle value, bool keep_rejected) {
+             count n_out, int cmp, nb::handle value, int mode) {
   return dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) -> count {
     using T = typename decltype(tag)::type;
     predicate<T> pred{compare(cmp), nb::cast<T>(value)};
     return run_on(device, stream, [&](const context& ctx) -> count {
       auto from = as_span<const T>(in, n_in);
       auto to = as_span<T>(out, n_out);
-      return keep_rejected ? partition<T>(ctx, from, to, pred) : copy_if<T>(ctx, from, to, pred);
+      if (mode == 1) return partition<T>(ctx, from, to, pred);
+      if (mode == 2) return unstable_partition<T>(ctx, from, to, pred);
+      return copy_if<T>(ctx, from, to, pred);
     });
   });
 }

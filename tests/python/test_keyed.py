@@ -1,5 +1,6 @@
-"""reduce/scan by key, unique, run-length encoding, merge, binary search and top-k against NumPy
-oracles, on every backend, every element type and sizes around the tile boundaries."""
+"""reduce/scan by key, unique, run-length encoding, merge, binary search, top-k and segmented
+top-k against NumPy oracles, on every backend, every element type and sizes around the tile
+boundaries."""
 
 import numpy as np
 import pytest
@@ -181,6 +182,64 @@ def test_top_k(xp, rng, dtype, largest):
             np.testing.assert_array_equal(bits(xp.to_numpy(got_keys)), bits(host[order[:k]]))
 
 
+def segment_offsets(rng, n):
+    """Offsets into n elements from position 2 to n - 1 (elements outside the segments):
+    empty segments, segments shorter and longer than k, and one long segment."""
+    if n < 8:
+        return np.array([0, n // 2, n // 2, n], dtype=np.int64)
+    cuts = np.sort(rng.integers(2, n - 1, 6))
+    cuts = np.concatenate([[2], cuts[:2], cuts[1:2], cuts[2:], [min(cuts[-1] + 3, n - 1), n - 1]])
+    return cuts.astype(np.int64)
+
+
+def segmented_top_k_oracle(host, offsets, k, largest, sorted):
+    """Per segment, the positions of its min(k, length) chosen elements (a stable order, ties
+    to the earliest), in order or in input order; -1 in the slots past a short segment."""
+    want = np.full((offsets.size - 1) * k, -1, dtype=np.int64)
+    for s in range(offsets.size - 1):
+        first, last = offsets[s], offsets[s + 1]
+        chosen = stable_order(sort_key(host[first:last]), largest)[:k]
+        if not sorted:
+            chosen = np.sort(chosen)
+        want[s * k:s * k + chosen.size] = first + chosen
+    return want
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("largest", [True, False], ids=["largest", "smallest"])
+def test_segmented_top_k(xp, rng, dtype, largest):
+    need(xp, dtype)
+    for n in [n for n in edge_sizes(large=xp.gpu and dtype == "float32") if n > 0]:
+        host = keys_for(rng, dtype, n)
+        if n > 100:
+            host[rng.integers(0, n, n // 4)] = host[0]  # ties
+        offsets = segment_offsets(rng, n)
+        for k, sorted in ((1, True), (5, False), (40, True), (40, False)):
+            positions = segmented_top_k_oracle(host, offsets, k, largest, sorted)
+            taken = positions >= 0
+            want = np.zeros(positions.size, dtype=host.dtype)
+            want[taken] = host[positions[taken]]
+            got = parprim.segmented_top_k(xp.asarray(host), xp.asarray(offsets), k,
+                                          largest=largest, sorted=sorted)
+            np.testing.assert_array_equal(bits(xp.to_numpy(got)), bits(want))
+            got_keys, got_index = parprim.segmented_top_k_pairs(
+                xp.asarray(host), xp.asarray(np.arange(n, dtype=np.int64)), xp.asarray(offsets), k,
+                largest=largest, sorted=sorted)
+            np.testing.assert_array_equal(xp.to_numpy(got_index), np.where(taken, positions, 0))
+            np.testing.assert_array_equal(bits(xp.to_numpy(got_keys)), bits(want))
+
+
+def test_segmented_top_k_outputs_given(xp, rng):
+    """Given outputs: the slots past a short segment keep what they held."""
+    host = keys_for(rng, "int32", 50)
+    offsets = np.array([0, 3, 3, 50], dtype=np.int64)
+    out = xp.asarray(np.full(12, -7, np.int32))
+    assert parprim.segmented_top_k(xp.asarray(host), xp.asarray(offsets), 4, out=out) is out
+    got = xp.to_numpy(out)
+    positions = segmented_top_k_oracle(host, offsets, 4, True, True)
+    np.testing.assert_array_equal(got, np.where(positions >= 0, host[positions], -7))
+
+
 def test_outputs_given(xp, rng):
     keys = run_keys(rng, "int32", 3000)
     values = exact_values(rng, "float32", 3000)
@@ -200,6 +259,16 @@ def test_bad_arguments(xp, rng):
     for k in (0, 101, -1):
         with pytest.raises(Error, match="top_k"):
             parprim.top_k(x, k)
+    offsets = xp.asarray(np.array([0, 60, 40, 100], dtype=np.int64))  # decreasing
+    with pytest.raises(Error, match="segmented_top_k"):
+        parprim.segmented_top_k(x, offsets, 3)
+    with pytest.raises(Error, match="segmented_top_k"):
+        parprim.segmented_top_k(x, xp.asarray(np.array([0, 100], dtype=np.int64)), 0)
+    with pytest.raises(Error, match="segmented_top_k_pairs"):
+        parprim.segmented_top_k_pairs(x, xp.asarray(np.zeros(99, np.int32)),
+                                      xp.asarray(np.array([0, 100], dtype=np.int64)), 3)
+    with pytest.raises(parprim.UnsupportedDtypeError, match="offsets"):
+        parprim.segmented_top_k(x, xp.asarray(np.array([0, 100], dtype=np.int32)), 3)
     with pytest.raises(Error, match="reduce_by_key"):
         parprim.reduce_by_key(x, xp.asarray(np.zeros(99, np.float32)))
     with pytest.raises(Error, match="reduce_by_key"):

@@ -161,6 +161,10 @@ def test_copy_if_partition(xp, rng, dtype):
             assert count == selected.sum()
             np.testing.assert_array_equal(xp.to_numpy(out),
                                           np.concatenate([host[selected], host[~selected]]))
+            out, count = parprim.unstable_partition(xp.asarray(host), cmp, 40)
+            assert count == selected.sum()
+            np.testing.assert_array_equal(xp.to_numpy(out),
+                                          np.concatenate([host[selected], host[~selected][::-1]]))
         if np.dtype(dtype).kind != "f":
             odd = parprim.copy_if(xp.asarray(host), "bits_set", 1)
             np.testing.assert_array_equal(xp.to_numpy(odd), host[host % 2 == 1])
