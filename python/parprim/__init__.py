@@ -11,9 +11,9 @@ from . import _core
 from ._errors import (BackendUnavailableError, DeviceError, Error, FileError,
                       InvalidArgumentError, OutOfMemoryError, OutOfRangeError,
                       UnsupportedDtypeError)
-from ._ordering import (argsort, copy_if, counting_sort, counting_sort_pairs, gather,
-                        merge_sort, merge_sort_pairs, partition, scatter, sort, sort_pairs, split,
-                        synchronize, unstable_partition)
+from ._ordering import (argsort, copy_if, copy_if_into, counting_sort, counting_sort_pairs,
+                        gather, merge_sort, merge_sort_pairs, partition, scatter, sort, sort_pairs,
+                        split, synchronize, unstable_partition)
 from ._keyed import (exclusive_scan_by_key, inclusive_scan_by_key, lower_bound, merge,
                      merge_by_key, reduce_by_key, reduce_by_key_into, run_length_encode,
                      run_length_encode_into, segmented_top_k, segmented_top_k_pairs, top_k,
@@ -50,7 +50,7 @@ __all__ = [
     "build_info", "copy_if", "counting_sort", "counting_sort_pairs", "dot", "exclusive_scan",
     "gather", "gemm", "histogram", "inclusive_scan", "nbody", "partition", "raytrace", "reduce",
     "release_cached_memory", "scatter", "sort", "sort_pairs", "split", "synchronize", "transform",
-    "unstable_partition",
+    "unstable_partition", "copy_if_into",
     "exclusive_scan_by_key", "inclusive_scan_by_key", "lower_bound", "merge", "merge_by_key",
     "merge_sort", "merge_sort_pairs", "morton_encode", "reduce_by_key", "run_length_encode",
     "segmented_exclusive_scan", "segmented_exclusive_scan_by_flags", "segmented_inclusive_scan",

@@ -104,18 +104,18 @@ def run_length_encode(x, *, unique_out=None, lengths_out=None, stream=None):
 
 # ---- the stream-ordered _into forms ----------------------------------------------------------
 
-def _into_output(fn, like, obj, name, dtype, stream):
+def _into_output(fn, like, obj, name, dtype, stream, why="every element may start a run, and "
+                 "the run count is not known before the call returns"):
     """A caller's output of the _into forms: 1-D, `dtype`, on like's device, and at least
-    len(like) elements long (every element may start a run, and R is only known on the
-    device once the call has run)."""
+    len(like) elements long (every element may start a run, or be selected, and the count is
+    only known on the device once the call has run)."""
     arr = adapt(obj, fn, name, stream, writable=True)
     check_same_dtype(fn, arr, name, dtype)
     check_same_device(fn, like, [(name, arr)])
     check_1d(fn, arr, name)
     if arr.size < like.size:
-        _refuse(fn, like.device, "%s has %d elements but must hold at least n=%d (every element "
-                "may start a run, and the run count is not known before the call returns)"
-                % (name, arr.size, like.size))
+        _refuse(fn, like.device, "%s has %d elements but must hold at least n=%d (%s)"
+                % (name, arr.size, like.size, why))
     return arr
 
 

@@ -4,6 +4,7 @@ and counting sort, on arrays of any supported library (see _primitives.py for co
 from . import _core
 from ._arrays import (ALL_DTYPES, COUNTING_KEY_DTYPES, INDEX_DTYPES, adapt, call_stream,
                       check_1d, check_dtype, output, scalar_for, _refuse)
+from ._keyed import _count_output, _into_output
 from ._primitives import _COMPARE, _choice, _input, _inputs
 
 
@@ -136,6 +137,22 @@ def copy_if(x, compare, value, *, out=None, stream=None):
     count = _core.select(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, code,
                          scalar_for(fn, a, "value", value), 0)
     return out[:count]
+
+
+def copy_if_into(x, compare, value, out, count, *, stream=None):
+    """copy_if without waiting for the device: the number selected goes to count (one int64
+    element on x's device); out (x's element type, 1-D, at least len(x) elements) receives the
+    selected elements in out[:count], the rest is left as it was. Returns (out, count)."""
+    fn = "copy_if_into"
+    a, s = _input(fn, stream, "x", x, ALL_DTYPES)
+    check_1d(fn, a, "x")
+    code = _choice(fn, a.device, "compare", compare, _COMPARE)
+    o = _into_output(fn, a, out, "out", a.dtype, stream, "every element may be selected, and "
+                     "the count is not known before the call returns")
+    c = _count_output(fn, a, count, stream)
+    _core.copy_if_into(a.device, s, a.code, a.ptr, a.size, o.ptr, o.size, c.ptr, c.size, code,
+                       scalar_for(fn, a, "value", value))
+    return out, count
 
 
 def _partition(fn, x, compare, value, out, stream, mode):

@@ -123,6 +123,19 @@ count select(int device, address stream, int dtype, address in, count n_in, addr
   });
 }
 
+// copy_if without waiting: the count goes to count_to[0] on the device.
+void copy_if_into_of(int device, address stream, int dtype, address in, count n_in, address out,
+                     count n_out, address count_to, count n_count_to, int cmp, nb::handle value) {
+  dispatch<PARPRIM_PY_ALL_TYPES>(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    predicate<T> pred{compare(cmp), nb::cast<T>(value)};
+    run_on(device, stream, [&](const context& ctx) {
+      copy_if_into<T>(ctx, as_span<const T>(in, n_in), as_span<T>(out, n_out),
+                      as_span<std::int64_t>(count_to, n_count_to), pred);
+    });
+  });
+}
+
 void split_buckets(int device, address stream, int dtype, address in, count n_in, address out,
                    count n_out, bool even_range, int shift, int width, double lower, double upper,
                    count buckets, address offsets, count n_offsets) {
@@ -206,6 +219,7 @@ void bind_ordering(nb::module_& m) {
   m.def("gather", &gather_values);
   m.def("scatter", &scatter_values);
   m.def("select", &select);
+  m.def("copy_if_into", &copy_if_into_of);
   m.def("split", &split_buckets);
   m.def("counting_sort", &counting_sort_keys);
   m.def("counting_sort_pairs", &counting_sort_pairs_of);

@@ -1,6 +1,7 @@
 """The _into forms of the runs primitives (reduce_by_key_into, unique_into, unique_by_key_into,
-unique_count_into, run_length_encode_into): the run count left in a one-element int64 array on
-the device, outputs of at least n elements, against NumPy oracles on every backend."""
+unique_count_into, run_length_encode_into) and of copy_if (copy_if_into, its values checked in
+test_ordering.py): the count left in a one-element int64 array on the device, outputs of at
+least n elements, against NumPy oracles on every backend."""
 
 import numpy as np
 import pytest
@@ -133,6 +134,12 @@ def test_into_bad_arguments(xp):
         parprim.unique_count_into(x, 0)
     with pytest.raises(Error, match="op="):
         parprim.reduce_by_key_into(x, v, zeros(n, np.int32), zeros(n, np.float32), count, "mul")
+    with pytest.raises(Error, match="copy_if_into .*out has 99 elements .*may be selected"):
+        parprim.copy_if_into(x, "<", 3, zeros(99, np.int32), count)
+    with pytest.raises(Error, match="copy_if_into .*compare="):
+        parprim.copy_if_into(x, "<>", 3, zeros(n, np.int32), count)
+    with pytest.raises(DtypeError, match="copy_if_into .*count has element type"):
+        parprim.copy_if_into(x, "<", 3, zeros(n, np.int32), zeros(1, np.int32))
     with pytest.raises(Error, match="reduce_by_key_into .*values.size"):  # the library's check
         parprim.reduce_by_key_into(x, zeros(99, np.float32), zeros(n, np.int32),
                                    zeros(n, np.float32), count)
@@ -164,7 +171,7 @@ def test_into_devices_must_match(gpu_xp):
 
 
 def test_into_forms_do_not_wait_for_the_device():
-    """With the stream held busy by a long kernel, the five _into calls return at once (nothing
+    """With the stream held busy by a long kernel, the six _into calls return at once (nothing
     waits for the run count) and run after that kernel, on that stream."""
     torch = pytest.importorskip("torch")
     if backend_skip_reason("torch_cuda"):
@@ -175,11 +182,12 @@ def test_into_forms_do_not_wait_for_the_device():
     x = torch.from_numpy(keys).cuda()
     v = torch.ones_like(x)
     outs = [torch.empty_like(x) for _ in range(2)]
-    counts = [torch.full((1,), -1, dtype=torch.int64, device="cuda") for _ in range(5)]
+    counts = [torch.full((1,), -1, dtype=torch.int64, device="cuda") for _ in range(6)]
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
 
     def calls():
+        parprim.copy_if_into(x, "<", 3, outs[0], counts[5])  # outs[0] rewritten below
         parprim.reduce_by_key_into(x, v, outs[0], outs[1], counts[0])
         parprim.unique_into(x, outs[0], counts[1])
         parprim.unique_by_key_into(x, v, outs[0], outs[1], counts[2])
@@ -199,7 +207,8 @@ def test_into_forms_do_not_wait_for_the_device():
     assert busy, "the stream finished early: the timing below proves nothing"
     assert queued_s < 0.2, "the calls waited %.3f s for the device" % queued_s
     s.synchronize()
-    assert [int(c.item()) for c in counts] == [starts.size] * 5
+    assert [int(c.item()) for c in counts[:5]] == [starts.size] * 5
+    assert int(counts[5].item()) == int((keys < 3).sum())
     np.testing.assert_array_equal(outs[0].cpu().numpy()[:starts.size], keys[starts])
     np.testing.assert_array_equal(outs[1].cpu().numpy()[:starts.size],
                                   np.diff(np.append(starts, keys.size)))

@@ -157,6 +157,13 @@ def test_copy_if_partition(xp, rng, dtype):
             selected = fn(host, 40)
             got = parprim.copy_if(xp.asarray(host), cmp, 40)
             np.testing.assert_array_equal(xp.to_numpy(got), host[selected])
+            marks = np.arange(n + 1).astype(dtype)  # past the count: left as it was
+            out, count = xp.asarray(marks), xp.asarray(np.full(1, -1, np.int64))
+            assert parprim.copy_if_into(xp.asarray(host), cmp, 40, out, count) == (out, count)
+            chosen = int(xp.to_numpy(count)[0])
+            assert chosen == selected.sum()
+            np.testing.assert_array_equal(xp.to_numpy(out),
+                                          np.concatenate([host[selected], marks[chosen:]]))
             out, count = parprim.partition(xp.asarray(host), cmp, 40)
             assert count == selected.sum()
             np.testing.assert_array_equal(xp.to_numpy(out),
