@@ -37,7 +37,10 @@ std::int64_t capped(std::int64_t n) { return std::min(n, testing::max_test_size(
 
 // narrow: only the low 20 bits vary, so Onesweep skips the constant high digits and an odd
 // number of executed passes leaves the result in the temporary copy (the copy-back path).
-enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed, narrow, mostly_one };
+// skewed: the bit patterns of uniform reals in [0, 1) (4- and 8-byte keys): half the keys
+// share one exponent, a quarter the next, ..., so the CPU's large-input split meets buckets
+// too large for a cache, which are split again on the bits below.
+enum class dist { uniform, few_distinct, all_equal, special, sorted, reversed, narrow, mostly_one, skewed };
 
 const char* name_of(dist d) {
   switch (d) {
@@ -49,6 +52,7 @@ const char* name_of(dist d) {
     case dist::reversed: return "reversed";
     case dist::narrow: return "narrow";
     case dist::mostly_one: return "mostly_one";
+    case dist::skewed: return "skewed";
   }
   return "?";
 }
@@ -128,6 +132,24 @@ std::vector<K> make_keys(std::int64_t n, std::uint64_t seed, dist d) {
     case dist::mostly_one: {  // 15 keys in 16 one value, the rest anything: sparse runs around a dense one
       const K k = from_bits<K>(g());
       for (auto& x : v) x = g() % 16 == 0 ? from_bits<K>(g()) : k;
+      break;
+    }
+    case dist::skewed: {  // 4- and 8-byte keys: the bits of uniform reals in [0, 1)
+      std::uniform_real_distribution<double> unit(0.0, 1.0);
+      for (auto& x : v) {
+        if constexpr (sizeof(K) == 4) {
+          float r = float(unit(g));
+          r = r < 1.0f ? r : 0.0f;  // rounding to float can reach 1
+          std::uint32_t b;
+          std::memcpy(&b, &r, sizeof b);
+          x = from_bits<K>(b);
+        } else {
+          const double r = unit(g);
+          std::uint64_t b;
+          std::memcpy(&b, &r, sizeof b);
+          x = from_bits<K>(b);
+        }
+      }
       break;
     }
   }
@@ -307,6 +329,23 @@ void keys_off_alignment(const context& ctx, sort_algorithm alg, std::int64_t n, 
   auto kb = buffer<K>::from_host(ctx, keys);
   radix_sort<K>(ctx, kb.view().subspan(1, n), sort_order::ascending, 0, -1, alg);
   EXPECT_EQ(count_mismatches(kb.to_host(), want, where, "keys"), 0) << where;
+}
+
+// Skewed keys (dist::skewed) of every width, keys and pairs, both orders: on the CPU, a million
+// keys put most of them in a few buckets of the first split, each split again (recursively).
+TEST_P(RadixSort, SkewedKeysEveryWidth) {
+  SCOPED_TRACE("PARPRIM_TEST_SEED=" + std::to_string(seed_));
+  context c = ctx();
+  const std::int64_t n = capped(alg() == sort_algorithm::split_1bit ? 20'011 : (1 << 20) + 3);
+  for (sort_order o : {sort_order::ascending, sort_order::descending}) {
+    const sort_case sc{o, 0, -1, dist::skewed};
+    check_sort<std::uint32_t>(c, alg(), n, sc, seed_ + 1);
+    check_sort<float>(c, alg(), n, sc, seed_ + 2);
+    check_sort<std::uint64_t>(c, alg(), n, sc, seed_ + 3);
+    check_sort<double>(c, alg(), n, sc, seed_ + 4);
+    check_sort<std::int32_t, std::uint32_t>(c, alg(), n, sc, seed_ + 5);
+    check_sort<double, std::uint64_t>(c, alg(), n, sc, seed_ + 6);
+  }
 }
 
 TEST_P(RadixSort, Keys2ByteEveryDistribution) {

@@ -217,6 +217,15 @@ def bench_top_k(results, n, warmup, reps):
                         warmup, reps)
         row(results, "top_k_pairs", "float32", n, ours, "torch.topk", theirs,
             "k=%d; keys and int64 indices both ways" % k)
+    # Segments of 4096 against torch.topk along the rows of the same keys viewed as a matrix.
+    length, k = 4096, 32
+    offsets = torch.arange(0, n + 1, length, dtype=torch.int64, device="cuda")
+    rows = x.view(-1, length)
+    keys = torch.empty(n // length * k, dtype=torch.float32, device="cuda")
+    row(results, "segmented_top_k", "float32", n,
+        torch_ms(lambda: parprim.segmented_top_k(x, offsets, k, out=keys), warmup, reps),
+        "torch.topk(dim=1)", torch_ms(lambda: torch.topk(rows, k, dim=1), warmup, reps),
+        "segments of %d, k=%d; keys only" % (length, k))
 
 
 def bench_unique(results, n, warmup, reps):
@@ -249,6 +258,8 @@ def bench_cpu(results, n, warmup, reps):
     out_u, out_f = np.empty_like(u), np.empty_like(f)
     few = u % (1 << 20)  # many repeats, for unique
     few_sorted, few_unique = np.empty_like(few), np.empty_like(few)
+    offsets = np.arange(0, n + 1, 4096, dtype=np.int64)  # n: a multiple of 4096
+    rows, segment_keys = f.reshape(-1, 4096), np.empty(n // 4096 * 32, np.float32)
     cases = [
         ("sort", "uint32", lambda: parprim.sort(u, out=out_u), "np.sort", lambda: np.sort(u)),
         ("sort", "float32", lambda: parprim.sort(f, out=out_f), "np.sort", lambda: np.sort(f)),
@@ -265,6 +276,10 @@ def bench_cpu(results, n, warmup, reps):
          lambda: np.unique(few)),
         ("top_k k=1024", "float32", lambda: parprim.top_k(f, 1024), "np.partition+np.sort",
          lambda: np.sort(np.partition(f, n - 1024)[n - 1024:])[::-1]),
+        ("segmented_top_k k=32, segments of 4096", "float32",
+         lambda: parprim.segmented_top_k(f, offsets, 32, out=segment_keys),
+         "np.partition+np.sort by row",
+         lambda: np.sort(np.partition(rows, 4096 - 32, axis=1)[:, 4096 - 32:], axis=1)[:, ::-1]),
     ]
     for name, dtype, ours, yardstick, theirs in cases:
         row(results, "cpu " + name, dtype, n, wall_ms(ours, warmup, reps), yardstick,

@@ -266,7 +266,12 @@ void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* v
     if (split.moved) {
       const std::vector<int> large = msd::sort_buckets<U, W, HasValues>(
           temp_k, temp_v, keys, values, split.bounds, passes, cap, scratch_k, scratch_v, threads);
-      for (int d : large) {  // back in place, then the parallel LSD passes over the low bits
+      // A bucket too large for a cache goes back in place and is sorted on the bits below the
+      // split, by a split of its own where it is large enough (skewed keys: uniform floats in
+      // [0, 1) put half of them in one exponent), else by the parallel LSD passes. Passing
+      // every large bucket to the LSD passes took f32 in [0, 1) to 3.2x the time of uniform
+      // u32 (2 threads, 2^25: 515 against 159 ms).
+      for (int d : large) {
         const std::int64_t s = split.bounds[std::size_t(d)], m = split.bounds[std::size_t(d) + 1] - s;
         parallel_for(ctx, m, [&](std::int64_t i) {
           keys[s + i] = temp_k[s + i];
@@ -276,7 +281,9 @@ void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* v
         detail::sort_request part = r;
         part.n = m;
         part.end_bit = shift;
-        lsd_sort(ctx, part, keys + s, HasValues ? values + s : nullptr, nullptr);
+        W* part_values = HasValues ? values + s : nullptr;
+        if (m >= msd::split_cutoff) split_sort<U, W, HasValues>(ctx, part, keys + s, part_values, nullptr);
+        else lsd_sort(ctx, part, keys + s, part_values, nullptr);
       }
       return;
     }
