@@ -1,7 +1,8 @@
 // CPU radix sort. Inputs of at least split_cutoff (2^16) elements are first split by their top
 // digit into cache-sized buckets, each then sorted in one core's cache (radix_sort_msd.hpp).
-// Smaller inputs, and buckets too large for a cache, take the parallel least-significant-digit
-// passes below, made to move memory as little as the algorithm allows.
+// A bucket too large for a cache is split again the same way on its lower bits (skewed keys);
+// smaller inputs and what is left of such a bucket below 2^16 keys take the parallel
+// least-significant-digit passes below, made to move memory as little as the algorithm allows.
 //
 // The keys are cut into one contiguous block per worker thread, and the whole sort runs in
 // one parallel region (barriers between phases, no fork/join per pass):

@@ -40,8 +40,9 @@ constexpr std::int64_t bucket_bytes = 256 << 10;
 // 2^11, whose write-combining lines (128 KiB of keys per thread) still sit in L2.
 constexpr int min_split_bits = 8;
 constexpr int max_split_bits = 11;
-// A bucket above this many times the average (skewed keys) is too big to sort in a cache and
-// goes to the parallel LSD passes instead.
+// A bucket above this many times the average (skewed keys) is too big to sort in a cache: it is
+// split again on its lower bits, or below split_cutoff sorted by the parallel LSD passes
+// (radix_sort.cpp, split_sort).
 constexpr std::int64_t large_bucket_factor = 4;
 
 inline int split_bits_for(std::int64_t n, std::size_t element_bytes, int key_bits) {
