@@ -9,6 +9,7 @@ from . import _core
 from ._arrays import (ALL_DTYPES, _refuse, adapt, check_1d, check_dtype, check_same_device,
                       check_same_dtype, output, scalar_for)
 from ._primitives import _OPS, _choice, _input, _inputs
+from ._segmented import OFFSET_DTYPES, _segment_inputs
 
 
 def _pair_inputs(fn, stream, named):
@@ -287,10 +288,9 @@ def top_k_pairs(keys, values, k, *, largest=True, sorted=True, keys_out=None, va
     return keys_out, values_out
 
 
-def _segments(fn, a, g, k):
-    """The offsets checked (1-D int64, at least one position); returns S * k, the output size."""
-    check_1d(fn, g, "offsets")
-    check_dtype(fn, g, "offsets", ("int64",))
+def _slots(fn, a, g, k):
+    """S * k, the segmented top-k's output size, for offsets g of S + 1 positions (refused when
+    empty)."""
     if g.size < 1:
         _refuse(fn, a.device, "offsets must hold at least one position (S + 1 for S segments)")
     return (g.size - 1) * max(int(k), 0)
@@ -304,9 +304,8 @@ def segmented_top_k(x, offsets, k, *, largest=True, sorted=True, out=None, strea
     out.reshape(S, k) puts segment s in row s). k >= 1; bad offsets raise InvalidArgumentError
     before anything is written."""
     fn = "segmented_top_k"
-    (a, g), s = _inputs(fn, stream, [("x", x), ("offsets", offsets)], ALL_DTYPES)
-    check_1d(fn, a, "x")
-    size = _segments(fn, a, g, k)
+    a, g, s = _segment_inputs(fn, stream, "x", x, "offsets", offsets, OFFSET_DTYPES)
+    size = _slots(fn, a, g, k)
     fresh = out is None
     out, o = output(fn, a, out, "out", (size,), a.dtype, stream)
     _core.segmented_top_k(a.device, s, a.code, a.ptr, a.size, g.ptr, g.size, int(k), o.ptr, o.size,
@@ -322,9 +321,11 @@ def segmented_top_k_pairs(keys, values, offsets, k, *, largest=True, sorted=True
     fn = "segmented_top_k_pairs"
     (a, v, g), s = _inputs(fn, stream, [("keys", keys), ("values", values), ("offsets", offsets)],
                            ALL_DTYPES)
-    check_1d(fn, a, "keys"), check_1d(fn, v, "values")
+    for name, arr in (("keys", a), ("values", v), ("offsets", g)):
+        check_1d(fn, arr, name)
     check_dtype(fn, v, "values", ALL_DTYPES)
-    size = _segments(fn, a, g, k)
+    check_dtype(fn, g, "offsets", OFFSET_DTYPES)
+    size = _slots(fn, a, g, k)
     fresh_keys, fresh_values = keys_out is None, values_out is None
     keys_out, ko = output(fn, a, keys_out, "keys_out", (size,), a.dtype, stream)
     values_out, vo = output(fn, a, values_out, "values_out", (size,), v.dtype, stream)

@@ -64,13 +64,10 @@ struct bucket_eval {
 
   template <class T>
   PARPRIM_HD std::uint32_t operator()(T x) const {
-    return key_bits ? field(x) : range(x);
+    if (key_bits) return key_field(raw_bits(x), static_cast<key_kind>(kind), false, shift, width);
+    return range(x);
   }
-  // The two forms alone (the CPU backend picks one per call, not per element).
-  template <class T>
-  PARPRIM_HD std::uint32_t field(T x) const {
-    return key_field(raw_bits(x), static_cast<key_kind>(kind), false, shift, width);
-  }
+  // The even_range form alone (the CPU backend picks the form once per call).
   template <class T>
   PARPRIM_HD std::uint32_t range(T x) const {
     double t = (static_cast<double>(x) - lower) * scale;

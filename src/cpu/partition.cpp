@@ -6,7 +6,6 @@
 // of the counts in partition-major, block-minor order gives each block its write position in
 // every partition, (3) each block writes its elements in input order. Stable by construction.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "cpu/parallel.hpp"
@@ -42,10 +41,10 @@ std::int64_t select(const context& ctx, span<const T> in, span<T> out,
 
 namespace {
 
-// The split with `bucket` (a key word -> its bucket) fixed at compile time. Blocks are large
+// The split with `bucket` (an element -> its bucket) fixed at compile time. Blocks are large
 // enough that the count table (buckets x blocks) stays below n / 16.
-template <class U, class Bucket>
-void split_by(const context& ctx, const U* x, U* y, std::int64_t n, std::int64_t buckets,
+template <class T, class Bucket>
+void split_by(const context& ctx, const T* x, T* y, std::int64_t n, std::int64_t buckets,
               Bucket bucket, std::int64_t* bucket_offsets) {
   const std::int64_t block = std::max<std::int64_t>(select_block, 16 * buckets);
   const std::int64_t blocks = block_count(n, block);
@@ -77,30 +76,23 @@ void split_by(const context& ctx, const U* x, U* y, std::int64_t n, std::int64_t
 
 }  // namespace
 
-// On the elements' raw words, each bucket_fn form in its own loop (bucket_eval decides its form
-// per element), the key_bits form with the key kind known at compile time. 2^24 u32, 256
-// buckets by the top byte, 2 threads: 39-40 -> 33-34 ms. (Writing through 64-byte lines by
-// streaming stores, as the sort's MSD split does, took that case to 27 ms but lost with fewer
-// than 128 buckets, with 1000, and on 2^20 elements, which stay in cache: 0.85 -> 2.1 ms.)
+// Each bucket_fn form in its own loop (bucket_eval decides its form per element), the key_bits
+// form with the key kind known at compile time. 2^24 u32, 256 buckets by the top byte, 2
+// threads: 39-40 -> 33-34 ms. (Writing through 64-byte lines by streaming stores, as the sort's
+// MSD split does, took that case to 27 ms but lost with fewer than 128 buckets, with 1000, and
+// on 2^20 elements, which stay in cache: 0.85 -> 2.1 ms.)
 template <class T>
 void split(const context& ctx, span<const T> in, span<T> out, const detail::bucket_eval& f,
            std::int64_t* bucket_offsets) {
-  using U = detail::key_word_t<T>;
-  const U* x = reinterpret_cast<const U*>(in.data());
-  U* y = reinterpret_cast<U*>(out.data());
   if (f.key_bits) {
     const int shift = f.shift, width = f.width;
-    auto field = [shift, width](U raw) {
-      return detail::key_field(raw, detail::kind_of<T>(), false, shift, width);
+    auto field = [shift, width](T x) {
+      return detail::key_field(detail::raw_bits(x), detail::kind_of<T>(), false, shift, width);
     };
-    return split_by(ctx, x, y, in.size(), f.buckets, field, bucket_offsets);
+    return split_by(ctx, in.data(), out.data(), in.size(), f.buckets, field, bucket_offsets);
   }
-  auto range = [f](U raw) {
-    T v;
-    std::memcpy(&v, &raw, sizeof v);
-    return f.range(v);
-  };
-  split_by(ctx, x, y, in.size(), f.buckets, range, bucket_offsets);
+  auto range = [f](T x) { return f.range(x); };
+  split_by(ctx, in.data(), out.data(), in.size(), f.buckets, range, bucket_offsets);
 }
 
 #define PARPRIM_INSTANTIATE(T)                                                                 \
