@@ -1,9 +1,9 @@
 // `parprim bench top_k`: the k largest of n f32 (k = 1, 32, 1024, 2^16, sorted output) by
 // radix select, top_k and top_k_pairs (u32 values), against sorting all n and slicing (CUB
 // DeviceRadixSort::SortKeysDescending / SortPairsDescending on the GPU; std::partial_sort, the
-// sequential baseline, on the CPU); segmented_top_k over segments of 4096, one segment, and
-// one long segment before segments of 4096, one segment of ascending keys (k = 1, 32, 1024) vs parprim's segmented_sort of a
-// copy (the slice not timed).
+// sequential baseline, on the CPU); segmented_top_k over segments of 256 and of 4096, one
+// segment, one long segment before segments of 4096, one segment of ascending keys (k = 1, 32,
+// 1024) vs parprim's segmented_sort of a copy (the slice not timed).
 // Every row's output (filled with 0xFF bytes, NaNs, before the timed calls) must be bitwise the
 // yardstick's first k keys (and values), of each segment for segmented_top_k
 // ("matches_segmented_sort"): check_figure in engine.hpp.
@@ -170,12 +170,12 @@ void run_top_k_pairs(session& s) {
   t.print();
 }
 
-// The segment layouts of the segmented_top_k rows: segments of 4096, a single segment, half
-// of the keys in one segment followed by segments of 4096, and a single segment of the keys in
-// ascending order (every key beats the k largest seen before it: the worst case of a select
-// that keeps a running list).
+// The segment layouts of the segmented_top_k rows: segments of 256 and of 4096, a single
+// segment, half of the keys in one segment followed by segments of 4096, and a single segment
+// of the keys in ascending order (every key beats the k largest seen before it: the worst case
+// of a select that keeps a running list).
 std::vector<std::int64_t> segment_offsets(const std::string& layout, std::int64_t n) {
-  constexpr std::int64_t length = 4096;
+  const std::int64_t length = layout == "len_256" ? 256 : 4096;
   std::vector<std::int64_t> offsets{0};
   if (layout == "one_segment" || layout == "ascending") {
     offsets.push_back(n);
@@ -195,8 +195,9 @@ void run_segmented_top_k(session& s) {
   std::vector<std::int64_t> defaults = {1 << 24};
   if (!s.on_gpu()) defaults = {1 << 20};
   table t("segmented_top_k (k largest of each segment, sorted), f32, on " + ctx.name() +
-              "; layouts: len_4096 = segments of 4096, one_segment, skewed = half the keys in one "
-              "segment and the rest in segments of 4096, ascending = one segment of ascending keys",
+              "; layouts: len_256 / len_4096 = segments of 256 / 4096, one_segment, skewed = half "
+              "the keys in one segment and the rest in segments of 4096, ascending = one segment of "
+              "ascending keys",
           {"layout", "n", "k", "ms", "GB/s", "segmented_sort ms", "vs yardstick", "same as segmented_sort"});
   for (std::int64_t n : s.sizes_or(defaults, 4 * 2)) {
     auto x = random_data<float>(n, 23);
@@ -206,7 +207,7 @@ void run_segmented_top_k(session& s) {
     workspace ws(ctx);
     buffer<float> work(ctx, n);
     const double copy_ms = s.time_ms([&] { ctx.copy(work.data(), random_keys.data(), random_keys.bytes()); });
-    for (const std::string layout : {"len_4096", "one_segment", "skewed", "ascending"}) {
+    for (const std::string layout : {"len_256", "len_4096", "one_segment", "skewed", "ascending"}) {
       const buffer<float>& in = layout == "ascending" ? ascending_keys : random_keys;
       const std::vector<std::int64_t> offsets = segment_offsets(layout, n);
       const std::int64_t segments = std::int64_t(offsets.size()) - 1;

@@ -26,7 +26,8 @@
 // On CUDA, for k <= 32 and segments of 256 or more elements on average: blocks over equal
 // chunks of the keys, each warp keeping its best k candidates in registers, in one read of
 // the keys (a segment that crosses chunks: its parts' lists merged by a second kernel),
-// whatever the segments' lengths. For k > 32 and segments of 2^22 or more elements on
+// whatever the segments' lengths; for k >= 4 and segments of 4096 to 2^14 elements on
+// average, the same chunks with each block selecting tile by tile by radix digits instead. For k > 32 and segments of 2^22 or more elements on
 // average: each segment by top_k's radix select in turn (below), its k then sorted. Otherwise
 // a stable segmented_sort_pairs of (key, position) and a slice of each segment's first k positions
 // (then, for unsorted output, a sort of those positions), then a gather: the cost of a

@@ -86,9 +86,17 @@ void check_segmented(const context& ctx, std::uint64_t seed) {
     for (int j = 0; j < 2; ++j) skewed.push_back(std::min(n, skewed.back() + std::int64_t(g() % 20)));
     skewed.push_back(n);
     layouts.push_back(skewed);
-    // Segments that begin and end on multiples of 2048, the CUDA select's smallest chunk: one
-    // of exactly a chunk, longer ones that begin where a chunk does.
-    if (n > 8192) layouts.push_back({0, 2048, 8192, n});
+    // Segments that begin and end on multiples of 4096, the CUDA selects' smallest chunks (2048
+    // for the warp lists, 4096 for the tiles): one of exactly a chunk, longer ones that begin
+    // where a chunk does (a mean of 6667: on CUDA, for k >= 4, the tiles' select).
+    if (n > 12288) layouts.push_back({0, 4096, 12288, n});
+    // Segments of 6000 (the last shorter; a mean of 5000): on CUDA, for k >= 4, the tiles' select.
+    if (n > 6000) {
+      std::vector<std::int64_t> tiled;
+      for (std::int64_t p = 0; p < n; p += 6000) tiled.push_back(p);
+      tiled.push_back(n);
+      layouts.push_back(tiled);
+    }
     for (const auto& offsets : layouts)
       // k = n up to 4097 (larger k only makes the oracle's vectors larger).
       for (std::int64_t k :
@@ -191,6 +199,42 @@ TEST_P(SegmentedTopK, OrderedKeys) {
   context ctx = testing::make_context(GetParam());
   check_ordered_keys<float>(ctx);
   check_ordered_keys<std::uint64_t>(ctx);
+}
+
+// Keys of one value and of three: on CUDA more ties at the k-th than the select's buffer of 64
+// candidates holds, taken by position within a tile, across the tiles of a segment and across
+// the chunks whose lists pass 2 merges. One segment (many chunks), segments of 5000 (a tile and
+// a part) and of 300.
+template <class K>
+void check_few_distinct_keys(const context& ctx, std::uint64_t seed) {
+  const std::int64_t n = 70'001;
+  if (n > testing::max_test_size()) return;
+  std::mt19937_64 g(seed);
+  auto vin = input_positions(ctx, n);
+  std::vector<std::vector<std::int64_t>> layouts{{0, n}};
+  for (std::int64_t length : {5000, 300}) {
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t p = 0; p < n; p += length) offsets.push_back(p);
+    offsets.push_back(n);
+    layouts.push_back(offsets);
+  }
+  for (std::uint64_t distinct : {1, 3}) {
+    std::vector<K> x(static_cast<std::size_t>(n));
+    for (auto& v : x) v = K(g() % distinct);
+    auto in = buffer<K>::from_host(ctx, x);
+    SCOPED_TRACE(std::to_string(distinct) + " distinct keys");
+    for (const auto& offsets : layouts)
+      for (std::int64_t k : {std::int64_t(1), std::int64_t(5), std::int64_t(32)})
+        expect_segmented(ctx, x, in, vin, offsets, k);
+  }
+}
+
+TEST_P(SegmentedTopK, FewDistinctKeys) {
+  PARPRIM_SKIP_IF_NO_BACKEND(GetParam());
+  with_seeded_context(GetParam(), [](const context& ctx, std::uint64_t seed) {
+    check_few_distinct_keys<float>(ctx, seed);
+    check_few_distinct_keys<std::uint64_t>(ctx, seed + 1);
+  });
 }
 
 TEST_P(SegmentedTopK, BadArgumentsThrowAndWriteNothing) {

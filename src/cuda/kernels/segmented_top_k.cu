@@ -17,6 +17,7 @@
 #include "parprim/segmented_sort.hpp"
 #include "parprim/sort.hpp"
 #include "cuda/kernels/segmented_top_k.cuh"
+#include "cuda/kernels/segmented_top_k_tiles.cuh"
 #include "cuda/top_k_backend.hpp"
 #include "parprim/types.hpp"
 
@@ -42,6 +43,19 @@ constexpr std::int64_t select_min_chunk = 2048;
 // (Measured while top_k still waited on the host at every size; it no longer does up to 16
 // MiB of keys, which only lowers the fixed cost.)
 constexpr std::int64_t select_each_min_mean_length = std::int64_t(1) << 22;
+// The tiles' select from this k and for segments of these lengths on average; otherwise the
+// warp lists. H100, f32, both kernels forced on the same inputs
+// (bench/results/2026-11-25-h100-segmented-top-k-tiles.md): segments of 4096 at 2^28, k = 1 /
+// 4 / 8 / 16 / 32: lists 1.14 / 1.73 / 2.21 / 2.93 / 3.81 ms, tiles 1.46 / 1.47 / 1.49 / 1.50 /
+// 1.55; half the keys in one segment and segments of 4096 (a mean of 8K) alike (k >= 4: 1.13x
+// to 2.06x). The tiles lost at k = 1 in every layout (0.73-0.91x), on segments of 256 at every
+// k (0.38-0.95x: a segment's barriers outweigh its reads), and on one segment of random keys
+// at 2^28 (0.73-0.75x: each block walks a part of 2^19 keys, where the lists' few insertions
+// cost less than a tile's barriers); at 2^24 (parts of 2^15) they won only from k = 16
+// (1.03-1.14x). Between 256 and 4096 and between 2^14 and 2^15 nothing was measured.
+constexpr int tiles_min_k = 4;
+constexpr std::int64_t tiles_min_mean_length = 4096;
+constexpr std::int64_t tiles_max_mean_length = std::int64_t(1) << 14;
 // top_k with k <= 32 on at most this many elements: the chunked select over one segment (two
 // launches) instead of the radix select (a dozen launches and then a wait on the host:
 // ~0.095 ms from 2^10 to 2^18 on the H100; ~0.07 ms since it stopped waiting below 16 MiB,
@@ -122,20 +136,30 @@ inline unsigned grid_for(std::int64_t n) {
   return unsigned(std::max<std::int64_t>(1, std::min(ceil_div(n, threads), max_blocks)));
 }
 
-// The two passes of segmented_top_k.cuh: the keys in one chunk per resident block, then the
-// segments longer than a chunk merged from their parts' lists (none when one chunk holds all).
+// Whether the tiles' select (segmented_top_k_tiles.cuh) takes k and segments of `mean`
+// elements on average, rather than the warp lists (segmented_top_k.cuh).
+inline bool select_by_tiles(int k, std::int64_t mean) {
+  return k >= tiles_min_k && mean >= tiles_min_mean_length && mean <= tiles_max_mean_length;
+}
+
+// The two passes of segmented_top_k.cuh (or of segmented_top_k_tiles.cuh, same launch shape):
+// the keys in one chunk per resident block, then the segments longer than a chunk merged from
+// their parts' lists (none when one chunk holds all).
 template <class K, class W>
 void select_by_chunks(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
                       std::int64_t segments, std::int64_t first, std::int64_t last, int k, K* out,
                       W* out_values, bool largest, bool sorted, workspace* ws, const char* who) {
   using U = detail::key_word_t<K>;
   cudaStream_t stream = stream_of(ctx);
-  int per_sm = 0;  // 5 on the H100 (48 registers a thread)
+  const bool by_tiles = select_by_tiles(k, (last - first) / std::max<std::int64_t>(segments, 1));
+  const auto first_pass = by_tiles ? tiles::select_chunks_kernel<K, W> : select_chunks_kernel<K, W>;
+  const auto second_pass = by_tiles ? tiles::merge_partials_kernel<K, W> : merge_partials_kernel<K, W>;
+  int per_sm = 0;  // on the H100: 5 for the warp lists (48 registers a thread), 4 for the tiles (64)
   PARPRIM_CUDA_CHECK(ctx.name(), who,
-                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, select_chunks_kernel<K, W>,
-                                                                   select_threads, 0));
+                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, first_pass, select_threads, 0));
   const std::int64_t resident = std::int64_t(ctx.multiprocessors()) * std::max(per_sm, 1);
-  const std::int64_t chunk = std::max(select_min_chunk, ceil_div(last - first, resident));
+  const std::int64_t min_chunk = by_tiles ? tiles::tile_elements<std::uint32_t> : select_min_chunk;
+  const std::int64_t chunk = std::max(min_chunk, ceil_div(last - first, resident));
   const std::int64_t chunks = ceil_div(last - first, chunk);
   const std::int64_t slots = 2 * chunks;
   const std::size_t list_entries = std::size_t(slots) * select_max_k;
@@ -143,11 +167,11 @@ void select_by_chunks(const context& ctx, const K* in, const W* values, const st
   std::int64_t* positions = lists.as<std::int64_t>();
   U* scores = reinterpret_cast<U*>(positions + list_entries);
   const partial_lists<U> partial{scores, positions, reinterpret_cast<int*>(scores + list_entries)};
-  select_chunks_kernel<K, W><<<unsigned(chunks), select_threads, 0, stream>>>(
+  first_pass<<<unsigned(chunks), select_threads, 0, stream>>>(
       in, values, offsets, segments, first, last, chunk, k, largest, sorted, out, out_values, partial);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
   if (chunks == 1) return;
-  merge_partials_kernel<K, W><<<unsigned(std::min(segments, resident)), select_threads, 0, stream>>>(
+  second_pass<<<unsigned(std::min(segments, resident)), select_threads, 0, stream>>>(
       in, values, offsets, segments, first, chunk, k, sorted, out, out_values, partial);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
 }

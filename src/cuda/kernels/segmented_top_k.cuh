@@ -1,5 +1,6 @@
-// Segmented top-k for k <= 32 (segmented_top_k.cu): blocks over equal chunks of the keys, no
-// sort.
+// Segmented top-k for k <= 32 by warp lists (segmented_top_k.cu; where segments of 4096 to 2^14
+// on average meet k >= 4, segmented_top_k_tiles.cuh instead): blocks over equal chunks of the
+// keys, no sort.
 //
 // A block takes the segments that begin in its chunk, one at a time, and its part of any
 // segment longer than a chunk. Each warp reads every eighth 32-element batch and keeps the best
@@ -258,6 +259,25 @@ __device__ __forceinline__ std::int64_t segment_holding(const std::int64_t* offs
   return lo;
 }
 
+// What pass 1 takes from chunk g of [first, last): part(s, lo, hi, slot) for each segment s
+// that begins in the chunk, and for the part in it of each segment longer than a chunk, in[lo,
+// hi) being what to read; slot is where a part's list is kept for pass 2 (partial_lists), -1
+// for a whole segment. Called by the whole block.
+template <class Part>
+__device__ __forceinline__ void for_each_part(const std::int64_t* offsets, std::int64_t segments,
+                                              std::int64_t first, std::int64_t last, std::int64_t chunk,
+                                              std::int64_t g, Part part) {
+  const std::int64_t cb = first + g * chunk, ce = cb + chunk < last ? cb + chunk : last;
+  for (std::int64_t s = segment_holding(offsets, segments, cb); s < segments; ++s) {
+    const std::int64_t begin = offsets[s], end = offsets[s + 1];
+    if (begin >= ce) break;
+    const bool split = end - begin > chunk;
+    if (begin == end || (!split && begin < cb)) continue;  // empty, or its chunk's
+    const std::int64_t lo = split && begin < cb ? cb : begin, hi = split && end > ce ? ce : end;
+    part(s, lo, hi, !split ? std::int64_t(-1) : begin < cb ? 2 * g : 2 * g + 1);
+  }
+}
+
 // Pass 1. The keys [first, last) cut into chunks of `chunk` elements, chunk g to block
 // g % gridDim.x: about equal work per block however long the segments are (one block per
 // segment left a single long segment to one SM). A segment of at most `chunk` elements is
@@ -274,20 +294,14 @@ __global__ void __launch_bounds__(select_threads, select_min_blocks_per_sm)
   __shared__ block_lists<U> shared;
   const int warp = int(threadIdx.x / 32);
   const std::int64_t chunks = (last - first + chunk - 1) / chunk;
-  for (std::int64_t g = blockIdx.x; g < chunks; g += gridDim.x) {
-    const std::int64_t cb = first + g * chunk, ce = cb + chunk < last ? cb + chunk : last;
-    for (std::int64_t s = segment_holding(offsets, segments, cb); s < segments; ++s) {
-      const std::int64_t begin = offsets[s], end = offsets[s + 1];
-      if (begin >= ce) break;
-      const bool split = end - begin > chunk;
-      if (begin == end || (!split && begin < cb)) continue;  // empty, or its chunk's
-      const std::int64_t lo = split && begin < cb ? cb : begin, hi = split && end > ce ? ce : end;
-      const warp_list<U> list = block_best(in, lo, hi, largest, k, shared);
-      if (warp != 0) continue;
-      if (!split) write_list(list, in, values, s, k, sorted, out, out_values);
-      else partial.store(begin < cb ? 2 * g : 2 * g + 1, list);
-    }
-  }
+  for (std::int64_t g = blockIdx.x; g < chunks; g += gridDim.x)
+    for_each_part(offsets, segments, first, last, chunk, g,
+                  [&](std::int64_t s, std::int64_t lo, std::int64_t hi, std::int64_t slot) {
+                    const warp_list<U> list = block_best(in, lo, hi, largest, k, shared);
+                    if (warp != 0) return;
+                    if (slot < 0) write_list(list, in, values, s, k, sorted, out, out_values);
+                    else partial.store(slot, list);
+                  });
 }
 
 // Pass 2: block b takes segments b, b + gridDim.x, ... longer than a chunk, its warps
