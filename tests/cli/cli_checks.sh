@@ -75,9 +75,9 @@ ok "checked cpu bench (top_k, partition)" "$cli" bench top_k partition --backend
 python3 - "$tmp/d.json" "$tmp/b.json" <<'PY' || fail=1
 import json, sys
 top_k, reduce_scan = (json.load(open(p))["results"] for p in sys.argv[1:])
-# top_k and top_k_pairs: k = 1, 32 (n = 1000) and 1, 32, 1024 (n = 5000); 12 segmented_top_k
-# (4 layouts x 3 k) and 4 partition rows per n
-assert len(top_k) == 2 * (2 + 3) + 2 * (12 + 4), len(top_k)
+# top_k and top_k_pairs: k = 1, 32 (n = 1000) and 1, 32, 1024 (n = 5000); 15 segmented_top_k
+# (5 layouts x 3 k) and 4 partition rows per n
+assert len(top_k) == 2 * (2 + 3) + 2 * (15 + 4), len(top_k)
 for r in top_k + reduce_scan:
     checks = {k: v for k, v in r["extra"].items() if k.startswith("matches_")}
     assert list(checks.values()) == [1], r
