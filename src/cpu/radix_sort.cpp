@@ -238,9 +238,11 @@ void lsd_sort(const context& ctx, const detail::sort_request& r, U* keys, W* val
 }
 
 // The split path: temp holds the split copy and each thread's two bucket-sized scratch copies.
+// The keys (and values) are read from src_keys (src_values), which may be keys (values)
+// themselves or another copy of the same elements; the sorted result is in keys (values).
 template <class U, class W, bool HasValues>
-void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* values,
-                workspace* ws) {
+void split_sort(const context& ctx, const detail::sort_request& r, const U* src_keys, const W* src_values,
+                U* keys, W* values, workspace* ws) {
   const std::int64_t n = r.n;
   const int threads = workers_for(ctx, n);
   const std::size_t element_bytes = sizeof(U) + (HasValues ? sizeof(W) : 0);
@@ -262,34 +264,42 @@ void split_sort(const context& ctx, const detail::sort_request& r, U* keys, W* v
     W* temp_v = HasValues ? reinterpret_cast<W*>(base + key_bytes) : nullptr;
     U* scratch_k = reinterpret_cast<U*>(base + key_bytes + value_bytes);
     W* scratch_v = HasValues ? reinterpret_cast<W*>(base + key_bytes + value_bytes + scratch_key_bytes) : nullptr;
-    split = msd::split<U, W, HasValues>(keys, values, temp_k, temp_v, n, threads, 1 << top_bits,
+    split = msd::split<U, W, HasValues>(src_keys, src_values, temp_k, temp_v, n, threads, 1 << top_bits,
                                         msd::make_digit<U>(r, shift, top_bits));
     if (split.moved) {
       const std::vector<int> large = msd::sort_buckets<U, W, HasValues>(
           temp_k, temp_v, keys, values, split.bounds, passes, cap, scratch_k, scratch_v, threads);
-      // A bucket too large for a cache goes back in place and is sorted on the bits below the
-      // split, by a split of its own where it is large enough (skewed keys: uniform floats in
-      // [0, 1) put half of them in one exponent), else by the parallel LSD passes. Passing
-      // every large bucket to the LSD passes took f32 in [0, 1) to 3.2x the time of uniform
-      // u32 (2 threads, 2^25: 515 against 159 ms).
+      // A bucket too large for a cache is sorted on the bits below the split: where it is
+      // large enough, by a split of its own read straight from the split copy (skewed keys:
+      // uniform floats in [0, 1) put half of them in one exponent); else it goes back in place
+      // for the parallel LSD passes. Passing every large bucket to the LSD passes took f32 in
+      // [0, 1) to 3.2x the time of uniform u32 (2 threads, 2^25: 515 against 159 ms).
       for (int d : large) {
         const std::int64_t s = split.bounds[std::size_t(d)], m = split.bounds[std::size_t(d) + 1] - s;
-        parallel_for(ctx, m, [&](std::int64_t i) {
-          keys[s + i] = temp_k[s + i];
-          if constexpr (HasValues) values[s + i] = temp_v[s + i];
-        });
-        if (shift == r.begin_bit) continue;
         detail::sort_request part = r;
         part.n = m;
         part.end_bit = shift;
         W* part_values = HasValues ? values + s : nullptr;
-        if (m >= msd::split_cutoff) split_sort<U, W, HasValues>(ctx, part, keys + s, part_values, nullptr);
-        else lsd_sort(ctx, part, keys + s, part_values, nullptr);
+        if (m >= msd::split_cutoff && shift != r.begin_bit) {
+          split_sort<U, W, HasValues>(ctx, part, temp_k + s, HasValues ? temp_v + s : nullptr, keys + s,
+                                      part_values, nullptr);
+          continue;
+        }
+        parallel_for(ctx, m, [&](std::int64_t i) {
+          keys[s + i] = temp_k[s + i];
+          if constexpr (HasValues) values[s + i] = temp_v[s + i];
+        });
+        if (shift != r.begin_bit) lsd_sort(ctx, part, keys + s, part_values, nullptr);
       }
       return;
     }
   }
-  // Every key has the same top digit: the LSD passes skip it and sort by the rest.
+  // Every key has the same top digit: the LSD passes skip it and sort by the rest, in place.
+  if (src_keys != keys)
+    parallel_for(ctx, n, [&](std::int64_t i) {
+      keys[i] = src_keys[i];
+      if constexpr (HasValues) values[i] = src_values[i];
+    });
   lsd_sort(ctx, r, keys, values, ws);
 }
 
@@ -307,8 +317,8 @@ void radix_sort_lsd(const context& ctx, const detail::sort_request& r, workspace
       });
     }
     if (r.n < msd::split_cutoff) lsd_sort(ctx, r, keys, values, ws);
-    else if (values) split_sort<U, W, true>(ctx, r, keys, values, ws);
-    else split_sort<U, W, false>(ctx, r, keys, values, ws);
+    else if (values) split_sort<U, W, true>(ctx, r, keys, values, keys, values, ws);
+    else split_sort<U, W, false>(ctx, r, keys, values, keys, values, ws);
   });
 }
 
