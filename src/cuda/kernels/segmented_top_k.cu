@@ -142,16 +142,19 @@ inline bool select_by_tiles(int k, std::int64_t mean) {
   return k >= tiles_min_k && mean >= tiles_min_mean_length && mean <= tiles_max_mean_length;
 }
 
-// The two passes of segmented_top_k.cuh (or of segmented_top_k_tiles.cuh, same launch shape):
-// the keys in one chunk per resident block, then the segments longer than a chunk merged from
-// their parts' lists (none when one chunk holds all).
+// The two passes of segmented_top_k.cuh (or of segmented_top_k_tiles.cuh, same launch shape,
+// where select_by_tiles says so and `tiles_allowed`): the keys in one chunk per resident block,
+// then the segments longer than a chunk merged from their parts' lists (none when one chunk
+// holds all).
 template <class K, class W>
 void select_by_chunks(const context& ctx, const K* in, const W* values, const std::int64_t* offsets,
                       std::int64_t segments, std::int64_t first, std::int64_t last, int k, K* out,
-                      W* out_values, bool largest, bool sorted, workspace* ws, const char* who) {
+                      W* out_values, bool largest, bool sorted, bool tiles_allowed, workspace* ws,
+                      const char* who) {
   using U = detail::key_word_t<K>;
   cudaStream_t stream = stream_of(ctx);
-  const bool by_tiles = select_by_tiles(k, (last - first) / std::max<std::int64_t>(segments, 1));
+  const bool by_tiles =
+      tiles_allowed && select_by_tiles(k, (last - first) / std::max<std::int64_t>(segments, 1));
   const auto first_pass = by_tiles ? tiles::select_chunks_kernel<K, W> : select_chunks_kernel<K, W>;
   const auto second_pass = by_tiles ? tiles::merge_partials_kernel<K, W> : merge_partials_kernel<K, W>;
   int per_sm = 0;  // on the H100: 5 for the warp lists (48 registers a thread), 4 for the tiles (64)
@@ -232,7 +235,7 @@ void segmented_top_k(const context& ctx, const K* in, const W* values,
   cudaStream_t stream = stream_of(ctx);
   if (k <= select_max_k && segments > 0 && last - first >= select_min_mean_length * segments) {
     select_by_chunks(ctx, in, values, offsets, segments, first, last, int(k), out, out_values, largest,
-                     sorted, ws, who);
+                     sorted, true, ws, who);
     return;
   }
   if (k > select_max_k && last - first >= select_each_min_mean_length * segments) {
@@ -279,8 +282,10 @@ bool top_k_by_chunks(const context& ctx, const K* in, const W* values, std::int6
   detail::temp_memory offsets(ctx, ws, 2 * sizeof(std::int64_t));
   one_segment_kernel<<<1, 1, 0, stream_of(ctx)>>>(offsets.as<std::int64_t>(), n);
   PARPRIM_LAUNCH_CHECK(ctx.state(), who);
+  // The warp lists only: top_k's small inputs were timed on them (chunked_top_k_max_n), the
+  // tiles not.
   select_by_chunks(ctx, in, values, offsets.as<std::int64_t>(), 1, 0, n, int(k), out, out_values, largest, sorted,
-                   ws, who);
+                   false, ws, who);
   return true;
 }
 
