@@ -9,7 +9,7 @@ from . import _core
 from ._arrays import (ALL_DTYPES, _refuse, adapt, check_1d, check_dtype, check_same_device,
                       check_same_dtype, output, scalar_for)
 from ._primitives import _OPS, _choice, _input, _inputs
-from ._segmented import OFFSET_DTYPES, _segment_inputs
+from ._segmented import OFFSET_DTYPES, _segment_inputs, _segment_pair_inputs
 
 
 def _pair_inputs(fn, stream, named):
@@ -319,12 +319,8 @@ def segmented_top_k_pairs(keys, values, offsets, k, *, largest=True, sorted=True
     arange(n) gives the chosen positions). Returns (keys, values), S * k elements each; slots
     past a short segment read 0 in new outputs."""
     fn = "segmented_top_k_pairs"
-    (a, v, g), s = _inputs(fn, stream, [("keys", keys), ("values", values), ("offsets", offsets)],
-                           ALL_DTYPES)
-    for name, arr in (("keys", a), ("values", v), ("offsets", g)):
-        check_1d(fn, arr, name)
+    a, v, g, s = _segment_pair_inputs(fn, stream, keys, values, offsets)
     check_dtype(fn, v, "values", ALL_DTYPES)
-    check_dtype(fn, g, "offsets", OFFSET_DTYPES)
     size = _slots(fn, a, g, k)
     fresh_keys, fresh_values = keys_out is None, values_out is None
     keys_out, ko = output(fn, a, keys_out, "keys_out", (size,), a.dtype, stream)

@@ -26,6 +26,16 @@ def _segment_inputs(fn, stream, x_name, x, segments_name, segments, segment_dtyp
     return a, g, s
 
 
+def _segment_pair_inputs(fn, stream, keys, values, offsets):
+    """_segment_inputs for keys with values: three 1-D arrays on one device, int64 offsets."""
+    (k, v, g), s = _inputs(fn, stream, [("keys", keys), ("values", values), ("offsets", offsets)],
+                           ALL_DTYPES)
+    for name, arr in (("keys", k), ("values", v), ("offsets", g)):
+        check_1d(fn, arr, name)
+    check_dtype(fn, g, "offsets", OFFSET_DTYPES)
+    return k, v, g, s
+
+
 def segmented_reduce(x, offsets, init=0, op="plus", *, out=None, stream=None):
     """out[s] = init op x[offsets[s]] op ... op x[offsets[s+1]-1] (op: plus, min, max), left
     to right; an empty segment gives init. Returns out (len(offsets) - 1 elements)."""
@@ -95,11 +105,7 @@ def segmented_sort_pairs(keys, values, offsets, *, descending=False, keys_out=No
     uint32, float32 with 4-byte keys; int64, uint64, float64 with 8-byte keys).
     Returns (keys, values)."""
     fn = "segmented_sort_pairs"
-    (k, v, g), s = _inputs(fn, stream, [("keys", keys), ("values", values), ("offsets", offsets)],
-                           ALL_DTYPES)
-    for name, arr in (("keys", k), ("values", v), ("offsets", g)):
-        check_1d(fn, arr, name)
-    check_dtype(fn, g, "offsets", OFFSET_DTYPES)
+    k, v, g, s = _segment_pair_inputs(fn, stream, keys, values, offsets)
     check_dtype(fn, v, "values", _SAME_WIDTH[4 if k.dtype.endswith("32") else 8])
     keys_out, ko = output(fn, k, keys_out, "keys_out", k.shape, k.dtype, stream)
     values_out, vo = output(fn, k, values_out, "values_out", v.shape, v.dtype, stream)

@@ -50,6 +50,13 @@ predicate_eval<T> make_predicate_eval(predicate<T> p) {
   return predicate_eval<T>{static_cast<int>(p.cmp), p.value};
 }
 
+// The even_range form's bucket of t = (x - lower) * scale: below 0 the first, from `last` on
+// (and NaN) the last.
+PARPRIM_HD std::uint32_t even_range_bucket(double t, double last) {
+  if (t >= 0.0) return static_cast<std::uint32_t>(t < last ? t : last);
+  return t < 0.0 ? 0u : static_cast<std::uint32_t>(last);  // NaN: last bucket
+}
+
 // A bucket_fn prepared for evaluation: the range form's scale is computed once on the host so
 // that both backends do the same two double operations per element, (x - lower) * scale (no
 // multiply-add can be formed from a subtract followed by a multiply).
@@ -70,12 +77,7 @@ struct bucket_eval {
   // The even_range form alone (the CPU backend picks the form once per call).
   template <class T>
   PARPRIM_HD std::uint32_t range(T x) const {
-    double t = (static_cast<double>(x) - lower) * scale;
-    if (t >= 0.0) {
-      double last = static_cast<double>(buckets - 1);
-      return static_cast<std::uint32_t>(t < last ? t : last);
-    }
-    return t < 0.0 ? 0u : static_cast<std::uint32_t>(buckets - 1);  // NaN: last bucket
+    return even_range_bucket((static_cast<double>(x) - lower) * scale, static_cast<double>(buckets - 1));
   }
 };
 

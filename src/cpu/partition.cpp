@@ -109,10 +109,8 @@ void split(const context& ctx, span<const T> in, span<T> out, const detail::buck
     };
     return split_by(ctx, in.data(), out.data(), in.size(), f.buckets, clamped, bucket_offsets);
   }
-  auto range = [lower, scale, last](T x) {  // bucket_eval::range's form
-    const double t = (static_cast<double>(x) - lower) * scale;
-    if (t >= 0.0) return static_cast<std::uint32_t>(t < last ? t : last);
-    return t < 0.0 ? 0u : static_cast<std::uint32_t>(last);  // NaN: the last bucket
+  auto range = [lower, scale, last](T x) {
+    return detail::even_range_bucket((static_cast<double>(x) - lower) * scale, last);
   };
   split_by(ctx, in.data(), out.data(), in.size(), f.buckets, range, bucket_offsets);
 }
